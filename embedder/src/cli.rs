@@ -1,0 +1,194 @@
+//! The command line: `embedder [OPTIONS] <MODULE.wasm> [ARGS]...`, plus the
+//! `compile` and `inspect` subcommands.
+use std::{ffi::OsString, path::PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "embedder",
+    version,
+    about = "Run MPI programs compiled to wasm32-wasi on the host's MPI library",
+    long_about = "Run MPI programs compiled to wasm32-wasi on the host's MPI library.\n\n\
+        Start one embedder per rank, as you would start the native program:\n  \
+        mpirun -np 4 embedder app.wasm --input /data/x\n  \
+        srun embedder -d data app.wasm\n\n\
+        Everything after MODULE.wasm is passed to the guest unchanged.",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(subcommand)]
+    sub: Option<Sub>,
+}
+
+pub enum Command {
+    Run(RunArgs),
+    Compile(CompileArgs),
+    Inspect(InspectArgs),
+}
+
+impl Cli {
+    pub fn command(&self) -> Command {
+        match &self.sub {
+            Some(Sub::Run(a)) => Command::Run(a.clone()),
+            Some(Sub::Compile(a)) => Command::Compile(a.clone()),
+            Some(Sub::Inspect(a)) => Command::Inspect(a.clone()),
+            None => Command::Run(self.run.clone()),
+        }
+    }
+}
+
+/// Options shared by every subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Compiler backend: llvm (fastest code), cranelift (fast compile), singlepass (fastest compile)
+    #[arg(long, value_enum, default_value_t = Backend::Llvm, global = true, env = "EMBEDDER_BACKEND")]
+    pub backend: Backend,
+
+    /// Directory of the compiled-module cache [default: $XDG_CACHE_HOME/mpi-wasm-embedder]
+    #[arg(long, value_name = "DIR", global = true, env = "EMBEDDER_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Compile in memory; neither read nor write the cache
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+
+    /// Print compile/load/instantiate/run times on stderr
+    #[arg(long, global = true)]
+    pub timings: bool,
+
+    /// More diagnostics on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Llvm,
+    Cranelift,
+    Singlepass,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Llvm => "LLVM",
+            Backend::Cranelift => "Cranelift",
+            Backend::Singlepass => "Singlepass",
+        }
+    }
+}
+
+#[derive(Subcommand, Debug, Clone)]
+enum Sub {
+    /// Run a module (the default: `embedder app.wasm` is `embedder run app.wasm`)
+    Run(RunArgs),
+    /// Compile a module into the cache ahead of a job (e.g. once per node in a job prologue)
+    Compile(CompileArgs),
+    /// List a module's imports and whether the embedder provides them
+    Inspect(InspectArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Preopen DIR read-write; the guest sees it as /<basename of DIR>
+    #[arg(short = 'd', long = "dir", value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+
+    /// Preopen HOST read-write at the guest path GUEST
+    #[arg(long = "mapdir", value_name = "GUEST:HOST", value_parser = parse_mapdir)]
+    pub mapdirs: Vec<(String, PathBuf)>,
+
+    /// Set an environment variable in the guest
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+    pub envs: Vec<(String, String)>,
+
+    /// Pass host variables whose names match PATTERN (glob, e.g. 'SLURM_*') to the guest
+    #[arg(long = "env-inherit", value_name = "PATTERN")]
+    pub env_inherit: Vec<String>,
+
+    /// The wasm32-wasi module to run
+    #[arg(value_name = "MODULE.wasm", required = true)]
+    pub module: Option<PathBuf>,
+
+    /// Arguments for the guest program, passed unchanged
+    #[arg(value_name = "ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<OsString>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompileArgs {
+    /// Modules to compile into the cache
+    #[arg(value_name = "MODULE.wasm", required = true)]
+    pub modules: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct InspectArgs {
+    /// List every MPI function the embedder implements
+    #[arg(long)]
+    pub provided: bool,
+
+    /// The module to inspect
+    #[arg(value_name = "MODULE.wasm", required_unless_present = "provided")]
+    pub module: Option<PathBuf>,
+}
+
+fn parse_mapdir(s: &str) -> Result<(String, PathBuf), String> {
+    let (guest, host) = s.split_once(':').ok_or("expected GUEST:HOST")?;
+    if guest.is_empty() || host.is_empty() {
+        return Err("expected GUEST:HOST with both parts non-empty".into());
+    }
+    Ok((guest.to_string(), PathBuf::from(host)))
+}
+
+fn parse_env(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or("expected KEY=VALUE")?;
+    if k.is_empty() {
+        return Err("empty variable name".into());
+    }
+    Ok((k.to_string(), v.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("embedder").chain(args.iter().copied())).unwrap()
+    }
+
+    #[test]
+    fn guest_arguments_pass_unchanged_even_when_they_look_like_options() {
+        let cli = parse(&["-d", "data", "app.wasm", "--in", "/data/x", "-v", "--", "-d"]);
+        let Command::Run(run) = cli.command() else { panic!("expected run") };
+        assert_eq!(run.module.unwrap(), PathBuf::from("app.wasm"));
+        assert_eq!(run.args, ["--in", "/data/x", "-v", "--", "-d"]);
+        assert_eq!(run.dirs, [PathBuf::from("data")]);
+        assert_eq!(cli.common.verbose, 0);
+    }
+
+    #[test]
+    fn subcommands_and_options() {
+        let cli = parse(&["--backend", "cranelift", "compile", "a.wasm", "b.wasm"]);
+        assert_eq!(cli.common.backend, Backend::Cranelift);
+        let Command::Compile(c) = cli.command() else { panic!("expected compile") };
+        assert_eq!(c.modules.len(), 2);
+        let cli = parse(&["inspect", "--provided"]);
+        assert!(matches!(cli.command(), Command::Inspect(InspectArgs { provided: true, .. })));
+    }
+
+    #[test]
+    fn malformed_options_are_rejected() {
+        for bad in [&["--mapdir", "nocolon", "a.wasm"][..], &["--env", "=x", "a.wasm"], &[]] {
+            assert!(Cli::try_parse_from(std::iter::once("embedder").chain(bad.iter().copied())).is_err());
+        }
+        let (k, v) = parse_env("A=b=c").unwrap();
+        assert_eq!((k.as_str(), v.as_str()), ("A", "b=c"));
+    }
+}

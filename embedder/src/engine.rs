@@ -1,0 +1,158 @@
+//! Compiling modules: backend selection, the cache key, and loading a module
+//! through the cache.
+use std::{path::Path, time::Instant};
+
+use anyhow::{bail, Context, Result};
+use wasmer::{
+    sys::{BaseTunables, EngineBuilder, NativeEngineExt},
+    CpuFeature, Engine, Module, Target, Triple,
+};
+
+use crate::{
+    cache::{Cache, Key, Outcome},
+    cli::{Backend, Common, CompileArgs},
+    rank,
+};
+
+/// Options that change the generated code; part of the cache key.
+fn backend_options(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Llvm => "llvm opt=aggressive",
+        Backend::Cranelift => "cranelift opt=speed",
+        Backend::Singlepass => "singlepass",
+    }
+}
+
+pub fn target() -> Target {
+    Target::new(Triple::host(), CpuFeature::for_host())
+}
+
+pub fn make_engine(backend: Backend) -> Engine {
+    let target = target();
+    let builder = match backend {
+        Backend::Llvm => {
+            let mut c = wasmer::LLVM::new();
+            c.opt_level(wasmer::LLVMOptLevel::Aggressive);
+            EngineBuilder::new(c)
+        }
+        Backend::Cranelift => {
+            let mut c = wasmer::Cranelift::new();
+            c.opt_level(wasmer::CraneliftOptLevel::Speed);
+            EngineBuilder::new(c)
+        }
+        Backend::Singlepass => EngineBuilder::new(wasmer::Singlepass::new()),
+    };
+    let mut engine: Engine = builder.set_target(Some(target.clone())).engine().into();
+    // Static memories: the full 4 GiB reservation, so linear memory never
+    // moves (outstanding MPI requests hold host pointers into it).
+    engine.set_tunables(BaseTunables::for_target(&target));
+    engine
+}
+
+/// BLAKE3 over the module and everything that changes the machine code.
+pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
+    let mut h = blake3::Hasher::new();
+    let mut field = |name: &str, value: &[u8]| {
+        h.update(name.as_bytes());
+        h.update(&(value.len() as u64).to_le_bytes());
+        h.update(value);
+    };
+    field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
+    field("wasmer", wasmer::VERSION.as_bytes());
+    field("backend", backend_options(backend).as_bytes());
+    field("triple", target.triple().to_string().as_bytes());
+    let mut features: Vec<String> = target.cpu_features().iter().map(|f| f.to_string()).collect();
+    features.sort();
+    field("cpu", features.join(",").as_bytes());
+    field("module", wasm);
+    Key(*h.finalize().as_bytes())
+}
+
+pub struct Loaded {
+    pub engine: Engine,
+    pub module: Module,
+    pub outcome: Option<Outcome>,
+    pub seconds: f64,
+}
+
+fn read_module(path: &Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !wasmer::is_wasm(&bytes) {
+        bail!("{} is not a WebAssembly module (no \\0asm header)", path.display());
+    }
+    Ok(bytes)
+}
+
+fn display_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Compiles `path`, or loads it from the cache.
+pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
+    let start = Instant::now();
+    let wasm = read_module(path)?;
+    let engine = make_engine(common.backend);
+    let name = display_name(path);
+    let compile = || -> Result<Module> {
+        Module::validate(&engine, &wasm).with_context(|| format!("{} is not a valid module", path.display()))?;
+        // LLVM takes seconds on large modules: say why the job is quiet.
+        if common.backend == Backend::Llvm && rank::is_leader() {
+            let tail = if common.no_cache { "" } else { ", cached for later runs" };
+            eprintln!("embedder: compiling {name} with LLVM{tail}");
+        }
+        Module::new(&engine, &wasm).with_context(|| format!("cannot compile {}", path.display()))
+    };
+    let (module, outcome) = if common.no_cache {
+        (compile()?, None)
+    } else {
+        let dir = common.cache_dir.clone().unwrap_or_else(Cache::default_dir);
+        let cache = Cache::open(&dir)?;
+        let key = cache_key(&wasm, common.backend, engine.target());
+        let load = |bytes: Vec<u8>| -> Result<Module> {
+            // Safety: the bytes passed the entry's checksum, so they are what
+            // this embedder serialized for this key (same Wasmer, backend, CPU).
+            Ok(unsafe { Module::deserialize_unchecked(&engine, bytes) }?)
+        };
+        let (module, outcome) = cache.get_or_compile(&key, load, || {
+            let m = compile()?;
+            let bytes = m.serialize().context("cannot serialize compiled module")?;
+            Ok((m, bytes.to_vec()))
+        })?;
+        tracing::info!("{name}: {} ({})", outcome.describe(), cache.entry_path(&key).display());
+        (module, Some(outcome))
+    };
+    Ok(Loaded { engine, module, outcome, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// `embedder compile`: fill the cache ahead of a job.
+pub fn compile_command(common: &Common, args: &CompileArgs) -> Result<u8> {
+    if common.no_cache {
+        bail!("`embedder compile` fills the cache; it cannot be used with --no-cache");
+    }
+    for path in &args.modules {
+        let loaded = load(common, path)?;
+        let what = loaded.outcome.map_or("compiled", |o| o.describe());
+        eprintln!("{}: {what} ({} backend, {:.2} s)", path.display(), common.backend.name(), loaded.seconds);
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_key_depends_on_module_backend_and_cpu() {
+        let t = target();
+        let k = cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &t);
+        assert_eq!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &t), "deterministic");
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0\0", Backend::Llvm, &t), "module bytes");
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Cranelift, &t), "backend");
+        let fewer = Target::new(Triple::host(), Default::default());
+        if !t.cpu_features().is_empty() {
+            assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &fewer), "cpu features");
+        }
+        let other = Target::new("aarch64-unknown-linux-gnu".parse().unwrap(), t.cpu_features().clone());
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &other), "triple");
+    }
+}

@@ -1,0 +1,171 @@
+//! The one place where guest addresses become host addresses.
+//!
+//! The guest's linear memory is a fixed reservation in the host address space
+//! (Wasmer's static memory style, asserted at instantiation), so a guest
+//! pointer is an offset from its base and stays valid across `memory.grow`.
+//! Every range handed to the host is checked in full against the memory's
+//! current size, with 64-bit arithmetic so `ptr + len` cannot wrap.
+//! Wasmer's `WasmPtr::deref` is not used: it rounds pointers down to the
+//! type's alignment and checks only `size_of::<T>()` bytes.
+use std::fmt;
+
+use wasmer::MemoryView;
+
+/// The guest memory's base and current size, read once per host call.
+#[derive(Clone, Copy)]
+pub struct GuestMemory {
+    base: *mut u8,
+    size: u64,
+}
+
+/// A guest range `[start, start + len)` that does not lie inside the memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfBounds {
+    pub start: i64,
+    pub len: u64,
+    pub size: u64,
+}
+
+impl fmt::Display for OutOfBounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "guest range [{:#x}, {:#x}) ({} bytes) is outside the guest memory of {} bytes",
+            self.start,
+            self.start as i128 + self.len as i128,
+            self.len,
+            self.size
+        )
+    }
+}
+
+impl GuestMemory {
+    pub fn new(view: &MemoryView) -> Self {
+        Self { base: view.data_ptr(), size: view.data_size() }
+    }
+
+    /// # Safety
+    /// `base` must be valid for reads and writes of `size` bytes.
+    #[cfg(test)]
+    pub unsafe fn from_raw(base: *mut u8, size: u64) -> Self {
+        Self { base, size }
+    }
+
+    /// The host address of guest bytes `[ptr, ptr + len)`, all of them checked.
+    #[inline]
+    pub fn range(&self, ptr: u32, len: u64) -> Result<*mut u8, OutOfBounds> {
+        self.span(ptr, 0, len)
+    }
+
+    /// The host address of guest address `ptr`, after checking the bytes
+    /// `[ptr + lb, ptr + lb + len)`; `lb` is a datatype's (possibly negative)
+    /// true lower bound.
+    #[inline]
+    pub fn span(&self, ptr: u32, lb: i64, len: u64) -> Result<*mut u8, OutOfBounds> {
+        let start = ptr as i64 + lb; // |lb| < 2^63 - 2^32: no overflow for real extents
+        let in_bounds = start >= 0 && (start as u64).checked_add(len).is_some_and(|end| end <= self.size);
+        if !in_bounds {
+            return Err(OutOfBounds { start, len, size: self.size });
+        }
+        // In bounds, so `ptr` itself lies inside the reservation (or at its end
+        // when lb > 0 only reaches forward); wrapping_add never leaves it.
+        Ok(self.base.wrapping_add(ptr as usize))
+    }
+
+    /// Guest address for a buffer MPI will not touch (count 0): any value is
+    /// fine for MPI, but the address we hand over stays inside the memory.
+    #[inline]
+    pub fn unchecked_empty(&self, ptr: u32) -> *mut u8 {
+        self.base.wrapping_add((ptr as u64).min(self.size) as usize)
+    }
+
+    #[allow(dead_code)] // the bridge families that read guest ints (arrays, counts)
+    pub fn read_i32(&self, ptr: u32) -> Result<i32, OutOfBounds> {
+        let p = self.range(ptr, 4)?;
+        Ok(unsafe { (p as *const i32).read_unaligned() })
+    }
+
+    pub fn write_i32(&self, ptr: u32, value: i32) -> Result<(), OutOfBounds> {
+        let p = self.range(ptr, 4)?;
+        unsafe { (p as *mut i32).write_unaligned(value) };
+        Ok(())
+    }
+
+    pub fn write_bytes(&self, ptr: u32, bytes: &[u8]) -> Result<(), OutOfBounds> {
+        let p = self.range(ptr, bytes.len() as u64)?;
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: usize = 64 * 1024;
+
+    fn mem(buf: &mut Vec<u8>) -> GuestMemory {
+        unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), buf.len() as u64) }
+    }
+
+    #[test]
+    fn in_bounds_ranges_translate_to_base_plus_offset() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        let base = buf.as_mut_ptr();
+        assert_eq!(m.range(0, 1).unwrap(), base);
+        assert_eq!(m.range(100, 200).unwrap(), base.wrapping_add(100));
+        assert_eq!(m.range(0, SIZE as u64).unwrap(), base);
+    }
+
+    #[test]
+    fn a_range_ending_exactly_at_the_end_is_allowed() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        assert!(m.range((SIZE - 8) as u32, 8).is_ok());
+        assert!(m.range(SIZE as u32, 0).is_ok());
+    }
+
+    #[test]
+    fn one_byte_past_the_end_is_rejected() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        let err = m.range((SIZE - 8) as u32, 9).unwrap_err();
+        assert_eq!(err, OutOfBounds { start: (SIZE - 8) as i64, len: 9, size: SIZE as u64 });
+        assert!(m.range(SIZE as u32, 1).is_err());
+        // the whole buffer is checked, not just its first element
+        assert!(m.range(16, SIZE as u64).is_err());
+    }
+
+    #[test]
+    fn ptr_plus_len_wrapping_in_32_bits_is_rejected() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        // 0xffff_fff0 + 0x20 wraps to 0x10 in 32-bit arithmetic
+        assert!(m.range(0xffff_fff0, 0x20).is_err());
+        assert!(m.range(u32::MAX, 1).is_err());
+        assert!(m.range(8, u64::MAX).is_err());
+        assert!(m.range(0, u32::MAX as u64 + 1).is_err());
+    }
+
+    #[test]
+    fn negative_lower_bounds_are_checked_below_the_pointer() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        assert!(m.span(8, -8, 16).is_ok());
+        assert!(m.span(8, -9, 16).is_err());
+    }
+
+    #[test]
+    fn scalar_access_is_unaligned_and_checked() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        m.write_i32(1, -5).unwrap();
+        assert_eq!(m.read_i32(1).unwrap(), -5);
+        assert_eq!(&buf[1..5], &(-5i32).to_le_bytes());
+        let m = mem(&mut buf);
+        assert!(m.write_i32((SIZE - 3) as u32, 1).is_err());
+        assert!(m.write_bytes((SIZE - 2) as u32, b"abc").is_err());
+        assert_eq!(m.unchecked_empty(u32::MAX), buf.as_mut_ptr().wrapping_add(SIZE));
+    }
+}

@@ -1,0 +1,52 @@
+//! `embedder inspect`: a module's imports and whether the embedder provides
+//! them; `--provided` lists the MPI functions the embedder implements.
+use anyhow::{Context, Result};
+use wasmer::wasmparser::{Parser, Payload, TypeRef};
+
+use crate::{cli::{Common, InspectArgs}, mpi};
+
+pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
+    if args.provided {
+        for name in mpi::PROVIDED {
+            println!("{name}");
+        }
+        eprintln!("{} MPI functions implemented", mpi::PROVIDED.len());
+        if args.module.is_none() {
+            return Ok(0);
+        }
+    }
+    let path = args.module.as_ref().expect("clap requires MODULE without --provided");
+    let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let imports = imports(&wasm).with_context(|| format!("{} is not a valid WebAssembly module", path.display()))?;
+    let mut unsupported = 0;
+    for (module, name, is_func) in &imports {
+        let status = if module.starts_with("wasi") {
+            "WASI"
+        } else if mpi::PROVIDED.contains(&name.as_str()) && module == "env" {
+            "provided"
+        } else if *is_func && mpi::is_mpi_import(module, name) {
+            unsupported += 1;
+            "NOT SUPPORTED (ends the job if called)"
+        } else {
+            unsupported += 1;
+            "MISSING (the module will not instantiate)"
+        };
+        println!("{module}.{name}\t{status}");
+    }
+    eprintln!("{} imports, {} not provided", imports.len(), unsupported);
+    Ok(0)
+}
+
+/// (module, name, is a function) of every import.
+fn imports(wasm: &[u8]) -> Result<Vec<(String, String, bool)>> {
+    let mut out = Vec::new();
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::ImportSection(reader) = payload? {
+            for import in reader {
+                let import = import?;
+                out.push((import.module.to_string(), import.name.to_string(), matches!(import.ty, TypeRef::Func(_))));
+            }
+        }
+    }
+    Ok(out)
+}

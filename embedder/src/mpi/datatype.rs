@@ -1,0 +1,115 @@
+//! Datatypes: the guest's predefined types mapped to host types of the same
+//! size and layout on wasm32, and the byte span a (count, datatype) buffer
+//! covers.
+use super::errors::{MpiError, MpiResult};
+use crate::{abi, handles::Table, host_mpi};
+
+#[derive(Clone, Copy, Debug)]
+pub struct DatatypeEntry {
+    pub host: host_mpi::Datatype,
+    pub extent: i64,
+    pub true_lb: i64,
+    pub true_extent: i64,
+}
+
+impl DatatypeEntry {
+    /// (lower bound relative to the buffer pointer, length in bytes) of
+    /// `count` elements; `None` if it does not fit in 64 bits.
+    pub fn span(&self, count: i32) -> Option<(i64, u64)> {
+        if count <= 0 {
+            return Some((0, 0));
+        }
+        let len = (count as i128 - 1) * self.extent as i128 + self.true_extent as i128;
+        Some((self.true_lb, u64::try_from(len.max(0)).ok()?))
+    }
+}
+
+/// The host type a guest predefined type maps to, by name: `None` for types
+/// with no same-layout host type. wasm32 is ILP32, so `long` and `MPI_Aint`
+/// are 4 bytes here where the x86-64/aarch64 host's are 8.
+pub fn host_name(guest: &str) -> Option<&str> {
+    match guest {
+        "MPI_DATATYPE_NULL" => None,
+        "MPI_LONG" | "MPI_AINT" => Some("MPI_INT32_T"),
+        "MPI_UNSIGNED_LONG" => Some("MPI_UINT32_T"),
+        "MPI_LONG_INT" => Some("MPI_2INT"),
+        // wasm32 long double is IEEE binary128; x86-64's is 80-bit extended.
+        "MPI_LONG_DOUBLE" | "MPI_C_LONG_DOUBLE_COMPLEX" | "MPI_CXX_LONG_DOUBLE_COMPLEX" | "MPI_LONG_DOUBLE_INT" => None,
+        same => Some(same),
+    }
+}
+
+/// The predefined datatype table, built once MPI is initialized (host
+/// extents are queried from the host library).
+pub fn predefined_table() -> Table<DatatypeEntry> {
+    const BASE: i32 = abi::c::MPI_DATATYPE_NULL;
+    let host = host_mpi::constants();
+    let mut table = Table::new(BASE, 0x100);
+    for &(name, kind, value) in abi::c::ALL {
+        if kind != "handle" || !(BASE..BASE + 0x100).contains(&value) {
+            continue;
+        }
+        let Some(dt) = host_name(name).and_then(|h| host.datatypes.get(h)) else { continue };
+        if let (Ok((_, extent)), Ok((true_lb, true_extent))) = (host_mpi::type_extent(*dt), host_mpi::type_true_extent(*dt)) {
+            table.set_predefined(value, DatatypeEntry { host: *dt, extent, true_lb, true_extent });
+        }
+    }
+    table
+}
+
+/// Why a guest datatype handle has no entry.
+pub fn invalid(handle: i32) -> MpiError {
+    let name = abi::c::ALL.iter().find(|(n, k, v)| *k == "handle" && *v == handle && n.starts_with("MPI_")).map(|e| e.0);
+    match name {
+        Some("MPI_DATATYPE_NULL") => MpiError::new(abi::c::MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a valid datatype"),
+        Some(n) if n.contains("LONG_DOUBLE") => MpiError::new(
+            abi::c::MPI_ERR_TYPE,
+            format!("{n} is not supported: wasm32 long double is IEEE binary128, the host's is not"),
+        ),
+        Some(n) => MpiError::new(abi::c::MPI_ERR_TYPE, format!("{n} is not available on the host MPI")),
+        None => MpiError::new(abi::c::MPI_ERR_TYPE, format!("invalid datatype handle {handle:#x}")),
+    }
+}
+
+pub fn check_count(count: i32) -> MpiResult {
+    if count < 0 {
+        return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn span_covers_count_elements_including_true_bounds() {
+        let int = DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4 };
+        assert_eq!(int.span(0), Some((0, 0)));
+        assert_eq!(int.span(10), Some((0, 40)));
+        // a resized type: extent 16, data in the first 4 bytes, lb -8
+        let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int };
+        assert_eq!(strided.span(3), Some((-8, 36)));
+        let huge = DatatypeEntry { extent: i64::MAX, true_extent: i64::MAX, ..int };
+        assert_eq!(huge.span(i32::MAX), None);
+    }
+
+    #[test]
+    fn ilp32_types_map_to_host_types_of_the_same_size() {
+        assert_eq!(host_name("MPI_LONG"), Some("MPI_INT32_T"));
+        assert_eq!(host_name("MPI_UNSIGNED_LONG"), Some("MPI_UINT32_T"));
+        assert_eq!(host_name("MPI_AINT"), Some("MPI_INT32_T"));
+        assert_eq!(host_name("MPI_DOUBLE"), Some("MPI_DOUBLE"));
+        assert_eq!(host_name("MPI_LONG_DOUBLE"), None);
+        // every C datatype maps to a host type (Fortran ones depend on the
+        // host's Fortran support and are looked up by name only)
+        let fortran = |v: i32| (0x218..0x220).contains(&v) || (0x230..0x238).contains(&v) || v >= 0x2c0;
+        for &(name, kind, value) in abi::c::ALL {
+            if kind == "handle" && (0x200..0x300).contains(&value) && !fortran(value) {
+                if let Some(h) = host_name(name) {
+                    assert!(host_mpi::constants().datatypes.contains_key(h), "{name} -> {h}");
+                }
+            }
+        }
+    }
+}

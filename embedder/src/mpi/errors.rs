@@ -1,0 +1,64 @@
+//! MPI errors raised by the bridge, and the guest-visible result of a call.
+use std::fmt;
+
+use crate::{abi, guest_memory::OutOfBounds};
+
+/// An MPI error: the standard-ABI error class the guest sees, and what went
+/// wrong (only built on the error path).
+#[derive(Debug)]
+pub struct MpiError {
+    pub class: i32,
+    pub detail: String,
+}
+
+impl MpiError {
+    pub fn new(class: i32, detail: impl Into<String>) -> Self {
+        Self { class, detail: detail.into() }
+    }
+}
+
+impl From<OutOfBounds> for MpiError {
+    fn from(e: OutOfBounds) -> Self {
+        MpiError::new(abi::c::MPI_ERR_BUFFER, e.to_string())
+    }
+}
+
+pub type MpiResult<T = ()> = Result<T, MpiError>;
+
+/// Ends the whole job: raised from a host function as a Wasmer user error,
+/// unwinds the guest, and is reported once by the runner, which then aborts
+/// the job through the host MPI.
+#[derive(Debug)]
+pub enum Fatal {
+    /// An MPI error under MPI_ERRORS_ARE_FATAL.
+    Mpi { function: &'static str, class: i32, detail: String },
+    /// The guest called an MPI function the embedder does not implement.
+    Unsupported(String),
+    /// The guest called MPI_Abort while MPI was not running.
+    Abort(i32),
+}
+
+impl Fatal {
+    /// The process exit code (and MPI_Abort error code) for this failure.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Fatal::Mpi { class, .. } => (*class).clamp(1, 255),
+            Fatal::Unsupported(_) => 1,
+            Fatal::Abort(code) => *code,
+        }
+    }
+}
+
+impl fmt::Display for Fatal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fatal::Mpi { function, class, detail } => {
+                write!(f, "{function}: {}: {detail}", abi::error_class_name(*class))
+            }
+            Fatal::Unsupported(name) => write!(f, "{name} is not supported by this embedder"),
+            Fatal::Abort(code) => write!(f, "MPI_Abort called with error code {code}"),
+        }
+    }
+}
+
+impl std::error::Error for Fatal {}

@@ -1,0 +1,98 @@
+//! `MPI_Status` between the host's layout and the guest's 8-int layout.
+//!
+//! The guest status is SOURCE, TAG, ERROR and 5 ints the embedder owns. The
+//! host's private fields (OpenMPI: cancelled flag + 64-bit count; MPICH: count
+//! and cancelled bits) are stored there byte for byte, so a host status can be
+//! rebuilt from a guest-owned status later (MPI_Get_count and friends).
+use crate::{abi, host_mpi::StatusLayout};
+
+pub struct StatusMap {
+    layout: StatusLayout,
+    /// Offsets of the host status bytes that are not SOURCE/TAG/ERROR.
+    private: Vec<usize>,
+}
+
+/// The public fields, already translated to the side they are written to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Public {
+    pub source: i32,
+    pub tag: i32,
+    pub error: i32,
+}
+
+impl StatusMap {
+    pub fn new(layout: StatusLayout) -> Self {
+        let public = [layout.source, layout.tag, layout.error];
+        let private: Vec<usize> =
+            (0..layout.size).filter(|&b| !public.iter().any(|&f| (f..f + 4).contains(&b))).collect();
+        assert!(
+            private.len() <= abi::STATUS_SIZE - abi::STATUS_PRIVATE,
+            "host MPI_Status has {} private bytes; the guest status holds 20",
+            private.len()
+        );
+        Self { layout, private }
+    }
+
+    pub fn host_public(&self, host: &[u8]) -> Public {
+        let field = |off: usize| i32::from_ne_bytes(host[off..off + 4].try_into().unwrap());
+        Public { source: field(self.layout.source), tag: field(self.layout.tag), error: field(self.layout.error) }
+    }
+
+    /// The guest's 32 bytes for a host status whose public fields were
+    /// translated to `public`.
+    pub fn to_guest(&self, host: &[u8], public: Public) -> [u8; abi::STATUS_SIZE] {
+        let mut g = [0u8; abi::STATUS_SIZE];
+        g[0..4].copy_from_slice(&public.source.to_le_bytes());
+        g[4..8].copy_from_slice(&public.tag.to_le_bytes());
+        g[8..12].copy_from_slice(&public.error.to_le_bytes());
+        for (i, &off) in self.private.iter().enumerate() {
+            g[abi::STATUS_PRIVATE + i] = host[off];
+        }
+        g
+    }
+
+    /// Rebuilds host status bytes from a guest status (public fields given
+    /// already translated to host values).
+    #[allow(dead_code)] // MPI_Get_count and friends (bridge part 1)
+    pub fn to_host(&self, guest: &[u8; abi::STATUS_SIZE], public: Public, host: &mut [u8]) {
+        host[self.layout.source..self.layout.source + 4].copy_from_slice(&public.source.to_ne_bytes());
+        host[self.layout.tag..self.layout.tag + 4].copy_from_slice(&public.tag.to_ne_bytes());
+        host[self.layout.error..self.layout.error + 4].copy_from_slice(&public.error.to_ne_bytes());
+        for (i, &off) in self.private.iter().enumerate() {
+            host[off] = guest[abi::STATUS_PRIVATE + i];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // OpenMPI 4: {SOURCE, TAG, ERROR, int cancelled, size_t ucount}
+    const OMPI: StatusLayout = StatusLayout { size: 24, source: 0, tag: 4, error: 8 };
+    // MPICH 4: {int count_lo, int count_hi_and_cancelled, SOURCE, TAG, ERROR}
+    const MPICH: StatusLayout = StatusLayout { size: 20, source: 8, tag: 12, error: 16 };
+
+    #[test]
+    fn private_fields_round_trip_through_the_guest_layout() {
+        for layout in [OMPI, MPICH, crate::host_mpi::constants().status] {
+            let map = StatusMap::new(layout);
+            let host: Vec<u8> = (1..=layout.size as u8).collect();
+            let public = Public { source: 3, tag: 77, error: 0 };
+            let g = map.to_guest(&host, public);
+            assert_eq!(&g[0..12], &[3, 0, 0, 0, 77, 0, 0, 0, 0, 0, 0, 0]);
+            let mut back = vec![0u8; layout.size];
+            map.to_host(&g, map.host_public(&host), &mut back);
+            assert_eq!(back, host);
+        }
+    }
+
+    #[test]
+    fn public_fields_are_read_at_the_host_offsets() {
+        let map = StatusMap::new(MPICH);
+        let mut host = vec![0u8; 20];
+        host[8..12].copy_from_slice(&5i32.to_ne_bytes());
+        host[12..16].copy_from_slice(&9i32.to_ne_bytes());
+        assert_eq!(map.host_public(&host), Public { source: 5, tag: 9, error: 0 });
+    }
+}

@@ -1,0 +1,121 @@
+//! Running a module: instantiate with WASI and the MPI bridge, call
+//! `_start`, and turn how the guest ended into the process's exit code.
+//! A trap or a fatal MPI error on any rank aborts the whole job.
+use std::{io::Write, time::Instant};
+
+use anyhow::{bail, Context, Result};
+use wasmer::{
+    sys::{BaseTunables, NativeEngineExt},
+    ExternType, FunctionEnv, Imports, RuntimeError, Store, Tunables,
+};
+use wasmer_wasix::{wasmer_wasix_types::wasi::ExitCode, WasiError};
+
+use crate::{
+    cli::{Common, RunArgs},
+    engine, host_mpi,
+    mpi::{self, Fatal, MpiEnv},
+    rank, wasi,
+};
+
+/// Exit code after a trap, as for a process killed by SIGABRT.
+const TRAP_EXIT: i32 = 134;
+
+pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
+    let path = args.module.clone().expect("clap requires MODULE");
+    let loaded = engine::load(common, &path)?;
+
+    let t_inst = Instant::now();
+    // WASIX schedules its I/O on a tokio runtime; one worker is plenty.
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
+    let _enter = runtime.enter();
+    let mut store = Store::new(loaded.engine.clone());
+
+    let mpi_env = FunctionEnv::new(&mut store, MpiEnv::new());
+    let mut imports = Imports::new();
+    mpi::register(&mut store, &mpi_env, &mut imports);
+    let mut missing = Vec::new();
+    for import in loaded.module.imports() {
+        let (ns, name) = (import.module(), import.name());
+        if imports.exists(ns, name) || ns.starts_with("wasi") {
+            continue;
+        }
+        match import.ty() {
+            ExternType::Function(ty) if mpi::is_mpi_import(ns, name) => {
+                imports.define(ns, name, mpi::unsupported_stub(&mut store, name, ty));
+            }
+            _ => missing.push(format!("{ns}.{name}")),
+        }
+    }
+    if !missing.is_empty() {
+        bail!(
+            "{} imports {} that the embedder does not provide: {}",
+            path.display(),
+            if missing.len() == 1 { "a symbol" } else { "symbols" },
+            missing.join(", ")
+        );
+    }
+
+    let builder = wasi::builder(&path, &args)?.imports(&imports);
+    let (instance, wasi_env) =
+        builder.instantiate(loaded.module.clone(), &mut store).with_context(|| format!("cannot instantiate {}", path.display()))?;
+    let memory = instance.exports.get_memory("memory").context("the module exports no memory")?.clone();
+    let tunables = BaseTunables::for_target(loaded.engine.target());
+    if !matches!(tunables.memory_style(&memory.ty(&store)), wasmer::vm::MemoryStyle::Static { .. }) {
+        bail!("the module's memory would not be static; outstanding MPI operations need memory that never moves");
+    }
+    mpi_env.as_mut(&mut store).set_memory(memory);
+    let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;
+    let inst_seconds = t_inst.elapsed().as_secs_f64();
+
+    let t_run = Instant::now();
+    let result = start.call(&mut store, &[]);
+    let run_seconds = t_run.elapsed().as_secs_f64();
+    let code = exit_code(result);
+    let _ = std::io::stdout().flush();
+    wasi_env.on_exit(&mut store, Some(ExitCode::Other(code)));
+
+    if common.timings {
+        let how = loaded.outcome.map_or("compiled, not cached", |o| o.describe());
+        eprintln!(
+            "embedder: timings{}: load {:.3} s ({how}, {} backend), instantiate {:.3} s, run {:.3} s",
+            rank::launcher_rank().map_or(String::new(), |r| format!(" rank {r}")),
+            loaded.seconds,
+            common.backend.name(),
+            inst_seconds,
+            run_seconds
+        );
+    }
+    Ok(code.clamp(0, 255) as u8)
+}
+
+/// The guest's exit code; a trap or fatal error is reported and, if MPI is
+/// running, ends the whole job through MPI_Abort.
+fn exit_code(result: Result<Box<[wasmer::Value]>, RuntimeError>) -> i32 {
+    let err = match result {
+        Ok(_) => return 0,
+        Err(e) => e,
+    };
+    if let Some(WasiError::Exit(code)) = err.downcast_ref::<WasiError>() {
+        return code.raw();
+    }
+    let who = rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
+    let code = match err.downcast_ref::<Fatal>() {
+        Some(fatal) => {
+            eprintln!("embedder: {who}{fatal}");
+            fatal.exit_code()
+        }
+        None => {
+            eprintln!("embedder: {who}guest trapped: {}", err.message());
+            for frame in err.trace() {
+                let func = frame.function_name().map_or_else(|| format!("func[{}]", frame.func_index()), str::to_string);
+                eprintln!("    at {func} ({}[{}]:{:#x})", frame.module_name(), frame.func_index(), frame.module_offset());
+            }
+            TRAP_EXIT
+        }
+    };
+    let _ = std::io::stdout().flush();
+    if host_mpi::active() {
+        host_mpi::abort(host_mpi::constants().comm_world, code);
+    }
+    code
+}

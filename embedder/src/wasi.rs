@@ -1,0 +1,64 @@
+//! The guest's WASI view of the world: arguments, environment, directories.
+use std::{collections::HashSet, path::Path};
+
+use anyhow::{bail, Context, Result};
+use wasmer_wasix::{WasiEnv, WasiEnvBuilder};
+
+use crate::cli::RunArgs;
+
+pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
+    let program = module.file_name().map_or("main.wasm".into(), |n| n.to_string_lossy().into_owned());
+    let mut b = WasiEnv::builder(program).args(args.args.iter().map(|a| a.as_encoded_bytes().to_vec()));
+
+    for (key, value) in inherited_env(&args.env_inherit)? {
+        b.add_env(key, value);
+    }
+    for (key, value) in &args.envs {
+        b.add_env(key, value);
+    }
+
+    let mut guest_paths = HashSet::new();
+    let mut preopen = |b: &mut WasiEnvBuilder, guest: String, host: &Path| -> Result<()> {
+        let meta = std::fs::metadata(host).with_context(|| format!("cannot preopen {}", host.display()))?;
+        if !meta.is_dir() {
+            bail!("cannot preopen {}: not a directory", host.display());
+        }
+        if !guest_paths.insert(guest.clone()) {
+            bail!("two directories would be visible at {guest} in the guest");
+        }
+        b.add_map_dir(&guest, host).with_context(|| format!("cannot preopen {}", host.display()))
+    };
+    for dir in &args.dirs {
+        let canonical = dir.canonicalize().with_context(|| format!("cannot preopen {}", dir.display()))?;
+        let name = canonical.file_name().map_or("root".into(), |n| n.to_string_lossy().into_owned());
+        preopen(&mut b, format!("/{name}"), &canonical)?;
+    }
+    for (guest, host) in &args.mapdirs {
+        let guest = if guest.starts_with('/') { guest.clone() } else { format!("/{guest}") };
+        preopen(&mut b, guest, host)?;
+    }
+    Ok(b)
+}
+
+/// Host variables whose names match any of the glob patterns.
+fn inherited_env(patterns: &[String]) -> Result<Vec<(String, String)>> {
+    let patterns = patterns
+        .iter()
+        .map(|p| glob::Pattern::new(p).with_context(|| format!("bad --env-inherit pattern {p:?}")))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(std::env::vars().filter(|(k, _)| patterns.iter().any(|p| p.matches(k))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_inherit_matches_globs() {
+        std::env::set_var("EMBEDDER_TEST_INHERIT_A", "1");
+        std::env::set_var("OTHER_TEST_VAR_B", "2");
+        let got = inherited_env(&["EMBEDDER_TEST_INHERIT_*".into()]).unwrap();
+        assert_eq!(got, vec![("EMBEDDER_TEST_INHERIT_A".to_string(), "1".to_string())]);
+        assert!(inherited_env(&["[".into()]).is_err());
+    }
+}
