@@ -81,15 +81,19 @@ impl Cache {
     /// Loads the entry for `key`, or runs `compile` (under the entry's lock)
     /// and stores what it returns. `load` turns verified bytes into the value;
     /// if it fails, the entry is treated as corrupted and rebuilt.
+    /// `on_miss` runs once when the entry is not there yet, whether this
+    /// process then compiles or waits for another one (a progress notice).
     pub fn get_or_compile<T>(
         &self,
         key: &Key,
         load: impl Fn(Vec<u8>) -> Result<T>,
+        on_miss: impl FnOnce() -> Result<()>,
         compile: impl FnOnce() -> Result<(T, Vec<u8>)>,
     ) -> Result<(T, Outcome)> {
         if let Some(v) = self.try_load(key, &load) {
             return Ok((v, Outcome::Hit));
         }
+        on_miss()?;
         let _lock = self.lock(key)?;
         if let Some(v) = self.try_load(key, &load) {
             return Ok((v, Outcome::Waited));
@@ -193,9 +197,9 @@ mod tests {
     fn miss_compiles_then_hits() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::open(dir.path()).unwrap();
-        let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok((b"code".to_vec(), b"code".to_vec()))).unwrap();
+        let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok(()), || Ok((b"code".to_vec(), b"code".to_vec()))).unwrap();
         assert_eq!((v.as_slice(), o), (&b"code"[..], Outcome::Compiled));
-        let (v, o) = cache.get_or_compile(&KEY, ok_load, || panic!("must not compile on a hit")).unwrap();
+        let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok(()), || panic!("must not compile on a hit")).unwrap();
         assert_eq!((v.as_slice(), o), (&b"code"[..], Outcome::Hit));
     }
 
@@ -217,7 +221,7 @@ mod tests {
             assert!(read_entry(&path).is_err(), "{what} entry accepted");
             let compiled = AtomicUsize::new(0);
             let (v, o) = cache
-                .get_or_compile(&KEY, ok_load, || {
+                .get_or_compile(&KEY, ok_load, || Ok(()), || {
                     compiled.fetch_add(1, Ordering::SeqCst);
                     Ok((payload.clone(), payload.clone()))
                 })
@@ -234,7 +238,7 @@ mod tests {
         let cache = Cache::open(dir.path()).unwrap();
         cache.store(&KEY, b"stale").unwrap();
         let load = |b: Vec<u8>| if b == b"fresh" { Ok(b) } else { anyhow::bail!("incompatible artifact") };
-        let (v, o) = cache.get_or_compile(&KEY, load, || Ok((b"fresh".to_vec(), b"fresh".to_vec()))).unwrap();
+        let (v, o) = cache.get_or_compile(&KEY, load, || Ok(()), || Ok((b"fresh".to_vec(), b"fresh".to_vec()))).unwrap();
         assert_eq!((v.as_slice(), o), (&b"fresh"[..], Outcome::Compiled));
     }
 
@@ -250,7 +254,7 @@ mod tests {
                     let cache = Cache::open(&dir).unwrap();
                     start.wait();
                     cache
-                        .get_or_compile(&KEY, ok_load, || {
+                        .get_or_compile(&KEY, ok_load, || Ok(()), || {
                             compiles.fetch_add(1, Ordering::SeqCst);
                             std::thread::sleep(std::time::Duration::from_millis(300));
                             Ok((b"artifact".to_vec(), b"artifact".to_vec()))
@@ -271,7 +275,7 @@ mod tests {
         let cache = Cache::open(dir.path()).unwrap();
         // a directory where the entry file should go makes the rename fail
         fs::create_dir(cache.entry_path(&KEY)).unwrap();
-        let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok((b"x".to_vec(), b"x".to_vec()))).unwrap();
+        let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok(()), || Ok((b"x".to_vec(), b"x".to_vec()))).unwrap();
         assert_eq!((v.as_slice(), o), (&b"x"[..], Outcome::Compiled));
     }
 }

@@ -14,8 +14,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
         mpirun -np 4 embedder app.wasm --input /data/x\n  \
         srun embedder -d data app.wasm\n\n\
         Everything after MODULE.wasm is passed to the guest unchanged.",
-    args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
+    subcommand_negates_reqs = true,
+    override_usage = "embedder [OPTIONS] <MODULE.wasm> [ARGS]...\n       embedder [OPTIONS] <COMMAND>"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -112,13 +112,21 @@ pub struct RunArgs {
     #[arg(long = "env-inherit", value_name = "PATTERN")]
     pub env_inherit: Vec<String>,
 
-    /// The wasm32-wasi module to run
-    #[arg(value_name = "MODULE.wasm", required = true)]
-    pub module: Option<PathBuf>,
+    /// The wasm32-wasi module to run, then the guest's arguments (passed unchanged)
+    // One positional list, so nothing after the module is taken for an
+    // option or a subcommand.
+    #[arg(value_name = "MODULE.wasm [ARGS]", required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<OsString>,
+}
 
-    /// Arguments for the guest program, passed unchanged
-    #[arg(value_name = "ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<OsString>,
+impl RunArgs {
+    pub fn module(&self) -> PathBuf {
+        PathBuf::from(&self.command[0])
+    }
+
+    pub fn args(&self) -> &[OsString] {
+        &self.command[1..]
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -167,8 +175,8 @@ mod tests {
     fn guest_arguments_pass_unchanged_even_when_they_look_like_options() {
         let cli = parse(&["-d", "data", "app.wasm", "--in", "/data/x", "-v", "--", "-d"]);
         let Command::Run(run) = cli.command() else { panic!("expected run") };
-        assert_eq!(run.module.unwrap(), PathBuf::from("app.wasm"));
-        assert_eq!(run.args, ["--in", "/data/x", "-v", "--", "-d"]);
+        assert_eq!(run.module(), PathBuf::from("app.wasm"));
+        assert_eq!(run.args(), ["--in", "/data/x", "-v", "--", "-d"]);
         assert_eq!(run.dirs, [PathBuf::from("data")]);
         assert_eq!(cli.common.verbose, 0);
     }
@@ -179,6 +187,9 @@ mod tests {
         assert_eq!(cli.common.backend, Backend::Cranelift);
         let Command::Compile(c) = cli.command() else { panic!("expected compile") };
         assert_eq!(c.modules.len(), 2);
+        // a subcommand name after the module is a guest argument
+        let Command::Run(r) = parse(&["-v", "app.wasm", "compile", "inspect"]).command() else { panic!("expected run") };
+        assert_eq!(r.args(), ["compile", "inspect"]);
         let cli = parse(&["inspect", "--provided"]);
         assert!(matches!(cli.command(), Command::Inspect(InspectArgs { provided: true, .. })));
     }

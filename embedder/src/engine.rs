@@ -93,16 +93,20 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
     let wasm = read_module(path)?;
     let engine = make_engine(common.backend);
     let name = display_name(path);
-    let compile = || -> Result<Module> {
+    // Before any compile: validate (a clear error for a bad module on every
+    // rank) and, since LLVM takes seconds on large modules, tell the user
+    // why the job is quiet (once, on rank 0, even if another rank compiles).
+    let on_miss = || -> Result<()> {
         Module::validate(&engine, &wasm).with_context(|| format!("{} is not a valid module", path.display()))?;
-        // LLVM takes seconds on large modules: say why the job is quiet.
         if common.backend == Backend::Llvm && rank::is_leader() {
             let tail = if common.no_cache { "" } else { ", cached for later runs" };
             eprintln!("embedder: compiling {name} with LLVM{tail}");
         }
-        Module::new(&engine, &wasm).with_context(|| format!("cannot compile {}", path.display()))
+        Ok(())
     };
+    let compile = || Module::new(&engine, &wasm).with_context(|| format!("cannot compile {}", path.display()));
     let (module, outcome) = if common.no_cache {
+        on_miss()?;
         (compile()?, None)
     } else {
         let dir = common.cache_dir.clone().unwrap_or_else(Cache::default_dir);
@@ -113,7 +117,7 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
             // this embedder serialized for this key (same Wasmer, backend, CPU).
             Ok(unsafe { Module::deserialize_unchecked(&engine, bytes) }?)
         };
-        let (module, outcome) = cache.get_or_compile(&key, load, || {
+        let (module, outcome) = cache.get_or_compile(&key, load, on_miss, || {
             let m = compile()?;
             let bytes = m.serialize().context("cannot serialize compiled module")?;
             Ok((m, bytes.to_vec()))

@@ -55,12 +55,12 @@ mod tests {
         let (before, after): (u64, u64);
         unsafe {
             std::arch::asm!(
-                "mov {b}, rsp",
+                "mov r12, rsp",
                 "call {f}",
-                "mov {a}, rsp",
+                "mov r13, rsp",
                 f = sym __rust_probestack,
-                b = out(reg) before,
-                a = out(reg) after,
+                out("r12") before,
+                out("r13") after,
                 in("rax") size,
                 out("r11") _,
                 clobber_abi("C"),

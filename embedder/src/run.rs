@@ -21,7 +21,7 @@ use crate::{
 const TRAP_EXIT: i32 = 134;
 
 pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
-    let path = args.module.clone().expect("clap requires MODULE");
+    let path = args.module();
     let loaded = engine::load(common, &path)?;
 
     let t_inst = Instant::now();

@@ -8,7 +8,11 @@ use crate::cli::RunArgs;
 
 pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
     let program = module.file_name().map_or("main.wasm".into(), |n| n.to_string_lossy().into_owned());
-    let mut b = WasiEnv::builder(program).args(args.args.iter().map(|a| a.as_encoded_bytes().to_vec()));
+    // Host files are reachable only through the preopens below; the guest's
+    // root is a virtual directory that holds just those.
+    let mut b = WasiEnv::builder(program)
+        .args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()))
+        .fs(wasmer_wasix::default_fs_backing());
 
     for (key, value) in inherited_env(&args.env_inherit)? {
         b.add_env(key, value);
@@ -35,7 +39,8 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
     }
     for (guest, host) in &args.mapdirs {
         let guest = if guest.starts_with('/') { guest.clone() } else { format!("/{guest}") };
-        preopen(&mut b, guest, host)?;
+        let canonical = host.canonicalize().with_context(|| format!("cannot preopen {}", host.display()))?;
+        preopen(&mut b, guest, &canonical)?;
     }
     Ok(b)
 }

@@ -1,0 +1,55 @@
+# make demo   set up, build, compile examples/*.c to wasm, run them on 4 ranks
+# make test   set up, build, run the unit and end-to-end tests
+# MPI=mpich   use MPICH instead of OpenMPI (the embedder is rebuilt against it)
+
+MPI ?= openmpi
+NP ?= 4
+export LLVM_SYS_150_PREFIX ?= /usr/lib/llvm-15
+export MPICC := mpicc.$(MPI)
+MPIRUN := mpirun.$(MPI)
+ifeq ($(MPI),openmpi)
+  # root in containers/CI, and more ranks than cores on small machines
+  MPIRUN_FLAGS := --allow-run-as-root --oversubscribe
+endif
+export EMBEDDER_TEST_MPI := $(MPI)
+
+EMBEDDER := target/release/embedder
+WASM_MPICC := toolchain/bin/wasm-mpicc
+EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
+
+.PHONY: all setup build examples demo test unit e2e clean
+
+all: build examples
+
+setup:
+	@bash scripts/setup.sh
+
+# rsmpi's build script does not notice a different MPICC: rebuild the MPI
+# crates (about a minute; the Wasmer/LLVM tree is reused) when MPI changes.
+build: setup
+	@if [ -f target/release/.mpi ] && [ "$$(cat target/release/.mpi)" != "$(MPI)" ]; then \
+	  echo "switching the embedder to $(MPI)"; \
+	  cargo clean --release -q -p mpi-sys -p mpi -p embedder; fi
+	cargo build --release
+	@echo $(MPI) > target/release/.mpi
+
+examples/%.wasm: examples/%.c $(WASM_MPICC) mpi-header/mpi.h
+	$(WASM_MPICC) -o $@ $<
+
+examples: setup $(EXAMPLES)
+
+demo: build examples
+	$(MPIRUN) $(MPIRUN_FLAGS) -np $(NP) $(EMBEDDER) examples/ring.wasm 3
+	$(MPIRUN) $(MPIRUN_FLAGS) -np $(NP) $(EMBEDDER) examples/hello.wasm
+
+unit: build
+	cargo test --release
+
+e2e: build
+	python3 -m pytest -q tests
+
+test: unit e2e
+
+clean:
+	cargo clean
+	rm -f examples/*.wasm

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what building and testing the embedder needs on Debian 12
+# (bookworm): idempotent, quiet when everything is already there.
+# Rust itself (>= 1.89, e.g. from rustup) is a prerequisite.
+set -euo pipefail
+
+packages=(
+  # host MPIs: both, side by side; MPI=openmpi|mpich picks one
+  openmpi-bin libopenmpi-dev mpich libmpich-dev
+  # Wasmer's LLVM backend (LLVM 15) and rsmpi's bindgen
+  llvm-15-dev libzstd-dev zlib1g-dev libclang-15-dev pkg-config
+  # the wasm32-wasi C/C++ toolchain behind wasm-mpicc
+  clang-16 lld-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
+  # build tools and the test runner's interpreter
+  make cmake python3 python3-pip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null; then
+  echo "setup: no Rust toolchain found; install Rust >= 1.89 (e.g. rustup) and rerun" >&2
+  exit 1
+fi
+
+py_missing=()
+python3 -c "import pytest" 2>/dev/null || py_missing+=(pytest)
+python3 -c "import pympistandard" 2>/dev/null || py_missing+=(pympistandard)
+if ((${#py_missing[@]})); then
+  echo "setup: pip installing ${py_missing[*]}"
+  python3 -m pip install -q "${py_missing[@]}" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages "${py_missing[@]}"
+fi

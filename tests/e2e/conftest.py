@@ -1,0 +1,108 @@
+"""End-to-end harness: C programs built with wasm-mpicc and with the host's
+mpicc, run under mpirun with the embedder and natively, side by side."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EMBEDDER = ROOT / "target" / "release" / "embedder"
+WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+EXAMPLES = ROOT / "examples"
+MPI = os.environ.get("EMBEDDER_TEST_MPI", "openmpi")
+TIMEOUT = 120
+
+
+class Mpi:
+    """The host MPI the embedder was built against."""
+
+    def __init__(self, flavor):
+        self.flavor = flavor
+        self.mpicc = shutil.which(f"mpicc.{flavor}") or "mpicc"
+        self.mpirun = shutil.which(f"mpirun.{flavor}") or "mpirun"
+        self.flags = ["--allow-run-as-root", "--oversubscribe"] if flavor == "openmpi" else []
+
+    def cmd(self, np, *argv):
+        return [self.mpirun, *self.flags, "-np", str(np), *map(str, argv)]
+
+
+@pytest.fixture(scope="session")
+def mpi():
+    return Mpi(MPI)
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    if not EMBEDDER.exists():
+        pytest.fail(f"{EMBEDDER} is missing: run `make build` (or `make test`) first")
+    return EMBEDDER
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    """One cache for the session, so each module is compiled once."""
+    return tmp_path_factory.mktemp("cache")
+
+
+class Builder:
+    def __init__(self, out, mpi):
+        self.out, self.mpi = out, mpi
+        self.built = {}
+
+    def _build(self, src, kind, extra):
+        key = (str(src), kind, tuple(extra))
+        if key not in self.built:
+            stem = Path(src).stem + ("-" + "-".join(e.strip("-").replace("=", "_") for e in extra) if extra else "")
+            if kind == "wasm":
+                out = self.out / f"{stem}.wasm"
+                cmd = [str(WASM_MPICC), "-o", str(out), str(src), *extra]
+            else:
+                out = self.out / f"{stem}.native"
+                cmd = [self.mpi.mpicc, "-O2", "-o", str(out), str(src), *extra]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+            assert r.returncode == 0, f"{' '.join(cmd)} failed:\n{r.stderr}"
+            self.built[key] = out
+        return self.built[key]
+
+    def wasm(self, src, *extra):
+        return self._build(src, "wasm", list(extra))
+
+    def native(self, src, *extra):
+        return self._build(src, "native", list(extra))
+
+
+@pytest.fixture(scope="session")
+def build(tmp_path_factory, mpi):
+    return Builder(tmp_path_factory.mktemp("build"), mpi)
+
+
+def run(cmd, timeout=TIMEOUT, **kw):
+    """Runs a command; never hangs the suite (a hang fails the test)."""
+    env = dict(os.environ, **kw.pop("env", {}))
+    try:
+        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, env=env, **kw)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"timed out after {timeout}s: {' '.join(map(str, cmd))}\nstdout: {e.stdout}\nstderr: {e.stderr}")
+
+
+@pytest.fixture
+def run_wasm(mpi, embedder, cache_dir):
+    """run_wasm(module, *args, np=N, opts=[...]): mpirun -np N embedder opts module args
+    (np=None runs the embedder alone, as a singleton)."""
+
+    def go(module, *args, np=None, opts=(), timeout=TIMEOUT, **kw):
+        cmd = [embedder, "--cache-dir", cache_dir, *opts, module, *args]
+        return run(mpi.cmd(np, *cmd) if np else cmd, timeout=timeout, **kw)
+
+    return go
+
+
+@pytest.fixture
+def run_native(mpi):
+    def go(exe, *args, np=1, timeout=TIMEOUT, **kw):
+        return run(mpi.cmd(np, exe, *args), timeout=timeout, **kw)
+
+    return go

@@ -1,0 +1,48 @@
+"""Guest faults end the whole job promptly with a clear message."""
+import time
+
+import pytest
+
+from conftest import PROGRAMS
+
+# fault -> text that must appear on stderr
+FAULTS = {
+    "trap": "guest trapped",
+    "oob-load": "guest trapped",
+    "recursion": "guest trapped",
+    "send-oob": "MPI_Send: MPI_ERR_BUFFER",
+    "recv-oob": "MPI_Recv: MPI_ERR_BUFFER",
+    "send-wrap": "MPI_Send: MPI_ERR_BUFFER",
+    "bad-rank": "MPI_Send: MPI_ERR_RANK",
+    "bad-comm": "MPI_Send: MPI_ERR_COMM",
+    "bad-type": "MPI_ERR_TYPE: MPI_LONG_DOUBLE is not supported",
+    "unsupported": "MPI_Bcast is not supported by this embedder",
+    "abort": "",
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.parametrize("np", [1, 2])
+def test_fault_on_one_rank_ends_the_job(build, run_wasm, fault, np):
+    wasm = build.wasm(PROGRAMS / "faults.c")
+    start = time.monotonic()
+    r = run_wasm(wasm, fault, np=np, timeout=60)
+    elapsed = time.monotonic() - start
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert FAULTS[fault] in r.stderr, r.stderr
+    assert "unexpected message" not in r.stdout
+    assert "panicked" not in r.stderr and "Segmentation fault" not in r.stderr
+    assert elapsed < 30, f"job took {elapsed:.1f}s to end"
+
+
+def test_fault_exit_codes_standalone(build, run_wasm):
+    wasm = build.wasm(PROGRAMS / "faults.c")
+    assert run_wasm(wasm, "trap").returncode == 134
+    assert run_wasm(wasm, "abort").returncode == 7
+    assert run_wasm(wasm, "unsupported").returncode == 1
+
+
+def test_buffer_ending_exactly_at_the_end_of_memory_is_accepted(build, run_wasm):
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "send-at-end")
+    assert r.returncode == 0, r.stderr
+    assert "send-at-end ok" in r.stdout

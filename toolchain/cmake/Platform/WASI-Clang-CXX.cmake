@@ -1,0 +1,3 @@
+# Loaded by CMake after its generic CXX settings for CMAKE_SYSTEM_NAME WASI with
+# clang: object files are .o (CMake's default for non-UNIX systems is .obj).
+set(CMAKE_CXX_OUTPUT_EXTENSION .o)

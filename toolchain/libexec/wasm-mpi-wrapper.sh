@@ -1,0 +1,262 @@
+# shellcheck shell=bash
+#
+# Shared implementation of wasm-mpicc and wasm-mpicxx: MPI compiler wrappers
+# that build wasm32-wasi modules against the guest mpi.h (mpi-header/).
+#
+# Sourced by toolchain/bin/wasm-mpicc and toolchain/bin/wasm-mpicxx after they
+# set WASM_MPI_LANG to "c" or "c++" and WASM_MPI_SELF to their resolved path;
+# the caller's "$@" is handed to wasm_mpi_main.
+#
+# Environment:
+#   WASI_SDK_PATH  use $WASI_SDK_PATH/bin/clang{,++} and its wasi-sysroot
+#   WASM_CC        C compiler to use instead of the newest Debian clang-N
+#   WASM_CXX       C++ compiler (default: WASM_CC with clang -> clang++)
+#   WASM_TARGET    target triple (default wasm32-wasi)
+
+wasm_mpi_die() {
+    printf '%s: %s\n' "${WASM_MPI_NAME}" "$*" >&2
+    exit 1
+}
+
+# Print words so that the line can be pasted back into a shell.
+wasm_mpi_print_words() {
+    local out="" w
+    for w in "$@"; do
+        if [[ -z "$w" || "$w" =~ [^A-Za-z0-9_./=:,+@%^-] ]]; then
+            w="'${w//\'/\'\\\'\'}'"
+        fi
+        out+="${out:+ }$w"
+    done
+    printf '%s\n' "$out"
+}
+
+# Does this clang have the wasm32 compiler-rt builtins (i.e. can it link)?
+wasm_mpi_clang_ok() {
+    local cc=$1 rt
+    command -v "$cc" >/dev/null 2>&1 || return 1
+    rt=$("$cc" "--target=${WASM_MPI_TARGET}" --rtlib=compiler-rt -print-libgcc-file-name 2>/dev/null) || return 1
+    [[ -f "$rt" ]]
+}
+
+wasm_mpi_select_compiler() {
+    WASM_MPI_TARGET=${WASM_TARGET:-wasm32-wasi}
+    WASM_MPI_SYSROOT=()
+    WASM_MPI_SYSFLAGS=()
+    if [[ -n "${WASI_SDK_PATH:-}" ]]; then
+        local sysroot="${WASI_SDK_PATH}/share/wasi-sysroot"
+        if [[ "$WASM_MPI_LANG" == c++ ]]; then
+            WASM_MPI_CC="${WASI_SDK_PATH}/bin/clang++"
+        else
+            WASM_MPI_CC="${WASI_SDK_PATH}/bin/clang"
+        fi
+        [[ -x "$WASM_MPI_CC" ]] || wasm_mpi_die "WASI_SDK_PATH is set but $WASM_MPI_CC is not executable"
+        [[ -d "$sysroot" ]] || wasm_mpi_die "WASI_SDK_PATH is set but $sysroot does not exist"
+        WASM_MPI_SYSROOT=("--sysroot=${sysroot}")
+        WASM_MPI_SYSFLAGS=("${WASM_MPI_SYSROOT[@]}")
+        return
+    fi
+
+    # Debian/Ubuntu: clang-N with the wasi-libc, libclang-rt-N-dev-wasm32 and
+    # libc++-N-dev-wasm32 packages.
+    local cc="${WASM_CC:-}"
+    if [[ -z "$cc" ]]; then
+        local v
+        for v in 19 18 17 16 ""; do
+            if wasm_mpi_clang_ok "clang${v:+-$v}"; then
+                cc="clang${v:+-$v}"
+                break
+            fi
+        done
+        [[ -n "$cc" ]] || wasm_mpi_die "no clang with wasm32 support found; install clang-16 lld-16 \
+libclang-rt-16-dev-wasm32 wasi-libc (and libc++-16-dev-wasm32 libc++abi-16-dev-wasm32 for C++), \
+or set WASI_SDK_PATH or WASM_CC"
+    fi
+    if [[ "$WASM_MPI_LANG" == c++ ]]; then
+        if [[ -n "${WASM_CXX:-}" ]]; then
+            cc="$WASM_CXX"
+        else
+            # clang-16 -> clang++-16, /opt/x/bin/clang -> /opt/x/bin/clang++
+            local dir="" base="$cc"
+            if [[ "$cc" == */* ]]; then
+                dir="${cc%/*}/"
+                base="${cc##*/}"
+            fi
+            [[ "$base" == clang* ]] || wasm_mpi_die "cannot derive a C++ compiler from WASM_CC=$cc; set WASM_CXX"
+            cc="${dir}clang++${base#clang}"
+        fi
+    fi
+    command -v "$cc" >/dev/null 2>&1 || wasm_mpi_die "compiler '$cc' not found"
+    WASM_MPI_CC="$cc"
+
+    # Debian splits the wasm sysroot: headers in /usr/include/wasm32-wasi,
+    # libraries in /usr/lib/wasm32-wasi.  --sysroot=/usr lets the clang driver
+    # find crt1-command.o and libc in /usr/lib/wasm32-wasi, but it would also
+    # search the host's /usr/include (glibc) after the wasi headers.
+    # -nostdlibinc drops every system include directory except clang's own
+    # builtin headers; the wasi-libc headers are added back behind them with
+    # -idirafter, which reproduces clang's normal order (builtins, then libc)
+    # and keeps them system headers (no warnings from them).
+    local inc=/usr/include/wasm32-wasi
+    [[ -f "$inc/stdio.h" ]] || wasm_mpi_die "wasi-libc headers not found in $inc (apt-get install wasi-libc)"
+    WASM_MPI_SYSROOT=(--sysroot=/usr)
+    WASM_MPI_SYSFLAGS=("${WASM_MPI_SYSROOT[@]}" -nostdlibinc)
+    if [[ "$WASM_MPI_LANG" == c++ ]]; then
+        # libc++ must come before the C headers (it wraps them with #include_next).
+        [[ -d "$inc/c++/v1" ]] || wasm_mpi_die "libc++ headers not found in $inc/c++/v1 (apt-get install libc++-16-dev-wasm32 libc++abi-16-dev-wasm32)"
+        WASM_MPI_SYSFLAGS+=(-isystem "$inc/c++/v1")
+    fi
+    WASM_MPI_SYSFLAGS+=(-idirafter "$inc")
+}
+
+wasm_mpi_main() {
+    local here
+    here=$(cd "${WASM_MPI_SELF%/*}/.." && pwd) || exit 1
+    local header_dir
+    header_dir=$(cd "$here/../mpi-header" 2>/dev/null && pwd) ||
+        wasm_mpi_die "guest header directory $here/../mpi-header not found"
+    [[ -f "$header_dir/mpi.h" ]] || wasm_mpi_die "$header_dir/mpi.h missing (python3 mpi-header/gen/gen_mpi_h.py)"
+
+    # ---- classify the arguments ------------------------------------------
+    local show="" link=yes have_opt="" have_input="" have_source=""
+    local -a args=()
+    local expect_value="" a
+    for a in "$@"; do
+        if [[ -n "$expect_value" ]]; then
+            expect_value=""
+            args+=("$a")
+            continue
+        fi
+        case "$a" in
+            -show | -showme | --showme | -showme:command | --showme:command | \
+            -showme:compile | --showme:compile | -showme:link | --showme:link | \
+            -showme:incdirs | --showme:incdirs | -showme:libdirs | --showme:libdirs | \
+            -showme:libs | --showme:libs | -showme:version | --showme:version | \
+            -compile-info | -compile_info | -link-info | -link_info)
+                show="${a#-}"
+                show="${show#-}"
+                continue
+                ;;
+            -c | -S | -E | -M | -MM | -fsyntax-only | -emit-ast | --precompile)
+                link=""
+                ;;
+            -O*)
+                have_opt=yes
+                ;;
+            -o | -I | -D | -U | -L | -l | -include | -imacros | -isystem | -idirafter | \
+            -iquote | -isysroot | -iprefix | -iwithprefix | -iwithprefixbefore | -MF | -MT | -MQ | \
+            -Xlinker | -Xclang | -Xpreprocessor | -Xassembler | -target | -arch | -z | -T | -u | -e | \
+            --sysroot | -mllvm | -working-directory | -serialize-diagnostics | -dependency-file | \
+            -resource-dir | -B | -F | -A | -ivfsoverlay | -main-file-name)
+                expect_value=yes
+                ;;
+            -)
+                have_input=yes
+                have_source=yes
+                ;;
+            -x*)
+                # an explicit language: whatever follows is compiled
+                have_source=yes
+                [[ "$a" != -x ]] || expect_value=yes
+                ;;
+            -*) ;;
+            *)
+                have_input=yes
+                case "$a" in
+                    *.c | *.i | *.cc | *.cp | *.cxx | *.cpp | *.CPP | *.c++ | *.C | *.ii | \
+                    *.s | *.S | *.sx | *.h | *.hh | *.hpp | *.hxx | *.H | *.m | *.mm | *.M)
+                        have_source=yes
+                        ;;
+                esac
+                ;;
+        esac
+        args+=("$a")
+    done
+
+    wasm_mpi_select_compiler
+
+    local -a compile_flags=("--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSFLAGS[@]}")
+    if [[ "$WASM_MPI_LANG" == c++ ]]; then
+        # Debian's and wasi-sdk's wasm libc++ are built without exception support.
+        compile_flags+=(-fno-exceptions)
+    fi
+    compile_flags+=("-I${header_dir}")
+
+    # Functions left undefined (the MPI_* calls) become imports from "env";
+    # undefined data stays a link error (never --allow-undefined, which would
+    # silently resolve it to address 0).  The embedder needs malloc/free to
+    # hand memory to the guest, and MPI codes want a larger stack than the
+    # 64 KiB default.
+    local -a link_flags=(
+        -Wl,--import-undefined
+        -Wl,--export=malloc
+        -Wl,--export=free
+        -Wl,-z,stack-size=8388608
+        -mexec-model=command
+    )
+
+    # Defaults go first so that user flags (which come later) win.
+    local -a default_flags=()
+    [[ -n "$have_opt" ]] || default_flags+=(-O3)
+    default_flags+=(-msimd128)
+
+    case "$show" in
+        showme:command)
+            wasm_mpi_print_words "$WASM_MPI_CC"
+            exit 0
+            ;;
+        showme:compile)
+            wasm_mpi_print_words "${compile_flags[@]}"
+            exit 0
+            ;;
+        showme:link)
+            wasm_mpi_print_words "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSFLAGS[@]}" "${link_flags[@]}"
+            exit 0
+            ;;
+        showme:incdirs)
+            wasm_mpi_print_words "$header_dir"
+            exit 0
+            ;;
+        showme:libdirs | showme:libs)
+            # No MPI library: the MPI functions are imports provided by the embedder.
+            printf '\n'
+            exit 0
+            ;;
+        showme:version)
+            printf '%s: MPI-5.0 standard ABI guest header, MPI-3.1 API level; compiler %s\n' \
+                "$WASM_MPI_NAME" "$WASM_MPI_CC"
+            exit 0
+            ;;
+        compile-info | compile_info)
+            wasm_mpi_print_words "$WASM_MPI_CC" "${default_flags[@]}" "${compile_flags[@]}" "${args[@]}"
+            exit 0
+            ;;
+        link-info | link_info)
+            wasm_mpi_print_words "$WASM_MPI_CC" "${default_flags[@]}" "${compile_flags[@]}" \
+                "${link_flags[@]}" "${args[@]}"
+            exit 0
+            ;;
+    esac
+
+    local -a cmd
+    if [[ -z "$have_input" ]]; then
+        # No input files (--version, -v, -dumpmachine, -print-*): only the
+        # target and sysroot.  Linker flags here would make clang link crt1.o
+        # into a.out, and compile flags would draw "unused argument" warnings.
+        cmd=("$WASM_MPI_CC" "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSROOT[@]}" "${args[@]}")
+    elif [[ -n "$link" && -z "$have_source" ]]; then
+        # Linking objects and archives only: compile flags would draw
+        # "argument unused" warnings (-nostdlibinc).
+        cmd=("$WASM_MPI_CC" "${default_flags[@]}" "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSROOT[@]}"
+            "${link_flags[@]}" "${args[@]}")
+    else
+        cmd=("$WASM_MPI_CC" "${default_flags[@]}" "${compile_flags[@]}")
+        [[ -z "$link" ]] || cmd+=("${link_flags[@]}")
+        cmd+=("${args[@]}")
+    fi
+
+    if [[ -n "$show" ]]; then
+        wasm_mpi_print_words "${cmd[@]}"
+        exit 0
+    fi
+    exec "${cmd[@]}"
+}
