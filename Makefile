@@ -33,7 +33,7 @@ build: setup
 	cargo build --release
 	@echo $(MPI) > target/release/.mpi
 
-examples/%.wasm: examples/%.c $(WASM_MPICC) mpi-header/mpi.h
+examples/%.wasm: examples/%.c $(WASM_MPICC) toolchain/libexec/wasm-mpi-wrapper.sh mpi-header/mpi.h mpi-header/mpi-imports.syms
 	$(WASM_MPICC) -o $@ $<
 
 examples: setup $(EXAMPLES)

@@ -13,6 +13,8 @@ Outputs
                            incomplete structs, predefined handles are integer
                            constants, MPI_Status is 8 ints).
   * mpi-functions.txt   -- one MPI_ function name per line (no PMPI_), sorted
+  * mpi-imports.syms    -- MPI_ and PMPI_ names: the symbols wasm-mpicc lets
+                           stay undefined (--allow-undefined-file)
                            in byte order: every function mpi.h declares.
 
 Usage
@@ -738,12 +740,16 @@ def main(argv: list[str] | None = None) -> int:
         "--out-dir",
         type=Path,
         default=HEADER_DIR,
-        help="directory for mpi.h and mpi-functions.txt (default: %(default)s)",
+        help="directory for mpi.h, mpi-functions.txt and mpi-imports.syms (default: %(default)s)",
     )
     args = ap.parse_args(argv)
     header, functions = generate()
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    for fname, text in (("mpi.h", header), ("mpi-functions.txt", functions)):
+    # The linker's allow-list: only MPI functions may stay undefined (they
+    # become env.* imports); any other undefined symbol is a link error.
+    names = functions.split()
+    syms = "".join(f"{p}{n}\n" for n in names for p in ("", "P"))
+    for fname, text in (("mpi.h", header), ("mpi-functions.txt", functions), ("mpi-imports.syms", syms)):
         path = args.out_dir / fname
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(text, encoding="utf-8", newline="\n")

@@ -181,13 +181,15 @@ wasm_mpi_main() {
     fi
     compile_flags+=("-I${header_dir}")
 
-    # Functions left undefined (the MPI_* calls) become imports from "env";
-    # undefined data stays a link error (never --allow-undefined, which would
-    # silently resolve it to address 0).  The embedder needs malloc/free to
+    # Only the MPI functions may stay undefined: they become imports from
+    # "env" that the embedder provides.  Any other undefined symbol (a libc
+    # function WASI lacks, undefined data) stays a link error, so configure
+    # and CMake feature checks see the truth (never --allow-undefined, which
+    # resolves undefined data to address 0).  The embedder needs malloc/free to
     # hand memory to the guest, and MPI codes want a larger stack than the
     # 64 KiB default.
     local -a link_flags=(
-        -Wl,--import-undefined
+        "-Wl,--allow-undefined-file=${header_dir}/mpi-imports.syms"
         -Wl,--export=malloc
         -Wl,--export=free
         -Wl,-z,stack-size=8388608
