@@ -91,3 +91,15 @@ void emb_host_status_layout(size_t *size, size_t *source, size_t *tag, size_t *e
     *tag = offsetof(MPI_Status, MPI_TAG);
     *error = offsetof(MPI_Status, MPI_ERROR);
 }
+
+/* Which MPI this file was compiled against, to catch a build that mixes the
+ * headers of one MPI with the library of another. */
+const char *emb_host_flavor(void) {
+#if defined(OPEN_MPI)
+    return "Open MPI";
+#elif defined(MPICH)
+    return "MPICH";
+#else
+    return "";
+#endif
+}

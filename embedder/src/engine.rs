@@ -100,7 +100,7 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
         Module::validate(&engine, &wasm).with_context(|| format!("{} is not a valid module", path.display()))?;
         if common.backend == Backend::Llvm && rank::is_leader() {
             let tail = if common.no_cache { "" } else { ", cached for later runs" };
-            eprintln!("embedder: compiling {name} with LLVM{tail}");
+            crate::say!("embedder: compiling {name} with LLVM{tail}");
         }
         Ok(())
     };
@@ -136,7 +136,7 @@ pub fn compile_command(common: &Common, args: &CompileArgs) -> Result<u8> {
     for path in &args.modules {
         let loaded = load(common, path)?;
         let what = loaded.outcome.map_or("compiled", |o| o.describe());
-        eprintln!("{}: {what} ({} backend, {:.2} s)", path.display(), common.backend.name(), loaded.seconds);
+        crate::say!("{}: {what} ({} backend, {:.2} s)", path.display(), common.backend.name(), loaded.seconds);
     }
     Ok(0)
 }

@@ -62,6 +62,7 @@ extern "C" {
     fn emb_host_ops(len: *mut usize) -> *const Named<ffi::MPI_Op>;
     fn emb_host_ints(len: *mut usize) -> *const Named<c_int>;
     fn emb_host_ptrs(len: *mut usize) -> *const Named<*mut c_void>;
+    fn emb_host_flavor() -> *const c_char;
     fn emb_host_status_layout(size: *mut usize, source: *mut usize, tag: *mut usize, error: *mut usize);
 }
 
@@ -77,6 +78,7 @@ fn read_table<T: Copy, U>(f: unsafe extern "C" fn(*mut usize) -> *const Named<T>
 pub fn constants() -> &'static HostConstants {
     static CONSTANTS: OnceLock<HostConstants> = OnceLock::new();
     CONSTANTS.get_or_init(|| {
+        check_flavor();
         let mut s = StatusLayout { size: 0, source: 0, tag: 0, error: 0 };
         unsafe { emb_host_status_layout(&mut s.size, &mut s.source, &mut s.tag, &mut s.error) };
         assert_eq!(s.size, std::mem::size_of::<Status>(), "csrc and rsmpi see different mpi.h");
@@ -91,6 +93,30 @@ pub fn constants() -> &'static HostConstants {
             errors_return: Errhandler(unsafe { ffi::RSMPI_ERRORS_RETURN }),
         }
     })
+}
+
+/// The constants were compiled against one MPI's header and the library
+/// linked may be another's (rsmpi's build script does not notice a changed
+/// `MPICC`): refuse to run rather than pass wrong handles.
+fn check_flavor() {
+    let built = unsafe { CStr::from_ptr(emb_host_flavor()) }.to_string_lossy().into_owned();
+    let version = library_version();
+    if !built.is_empty() && !version.contains(built.as_str()) {
+        crate::say!(
+            "embedder: error: built with {built}'s mpi.h but linked to \"{}\"; rebuild with `make build MPI=...`",
+            version.lines().next().unwrap_or("")
+        );
+        std::process::exit(1);
+    }
+}
+
+/// `MPI_Get_library_version` (callable before MPI_Init).
+pub fn library_version() -> String {
+    let mut buf = vec![0u8; 8192];
+    let mut len = 0;
+    unsafe { ffi::MPI_Get_library_version(buf.as_mut_ptr() as *mut c_char, &mut len) };
+    buf.truncate(len.clamp(0, 8192) as usize);
+    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
 }
 
 impl HostConstants {

@@ -10,7 +10,7 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
         for name in mpi::PROVIDED {
             println!("{name}");
         }
-        eprintln!("{} MPI functions implemented", mpi::PROVIDED.len());
+        crate::say!("{} MPI functions implemented", mpi::PROVIDED.len());
         if args.module.is_none() {
             return Ok(0);
         }
@@ -33,7 +33,7 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
         };
         println!("{module}.{name}\t{status}");
     }
-    eprintln!("{} imports, {} not provided", imports.len(), unsupported);
+    crate::say!("{} imports, {} not provided", imports.len(), unsupported);
     Ok(0)
 }
 

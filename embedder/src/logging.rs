@@ -16,3 +16,19 @@ pub fn init(verbosity: u8) {
         .with_target(false)
         .init();
 }
+
+/// Prints one line on stderr with a single write, so lines from ranks that
+/// share the launcher's stderr stay whole (`eprintln!` may split a line
+/// into several writes).
+pub fn line(msg: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut s = msg.to_string();
+    s.push('\n');
+    let _ = std::io::stderr().lock().write_all(s.as_bytes());
+}
+
+/// `eprintln!` with `line`'s single write.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => { $crate::logging::line(format_args!($($arg)*)) };
+}

@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            eprintln!("embedder: error: {err:#}");
+            say!("embedder: error: {err:#}");
             ExitCode::from(1)
         }
     }

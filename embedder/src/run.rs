@@ -76,7 +76,7 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
 
     if common.timings {
         let how = loaded.outcome.map_or("compiled, not cached", |o| o.describe());
-        eprintln!(
+        crate::say!(
             "embedder: timings{}: load {:.3} s ({how}, {} backend), instantiate {:.3} s, run {:.3} s",
             rank::launcher_rank().map_or(String::new(), |r| format!(" rank {r}")),
             loaded.seconds,
@@ -101,14 +101,14 @@ fn exit_code(result: Result<Box<[wasmer::Value]>, RuntimeError>) -> i32 {
     let who = rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
     let code = match err.downcast_ref::<Fatal>() {
         Some(fatal) => {
-            eprintln!("embedder: {who}{fatal}");
+            crate::say!("embedder: {who}{fatal}");
             fatal.exit_code()
         }
         None => {
-            eprintln!("embedder: {who}guest trapped: {}", err.message());
+            crate::say!("embedder: {who}guest trapped: {}", err.message());
             for frame in err.trace() {
                 let func = frame.function_name().map_or_else(|| format!("func[{}]", frame.func_index()), str::to_string);
-                eprintln!("    at {func} ({}[{}]:{:#x})", frame.module_name(), frame.func_index(), frame.module_offset());
+                crate::say!("    at {func} ({}[{}]:{:#x})", frame.module_name(), frame.func_index(), frame.module_offset());
             }
             TRAP_EXIT
         }
