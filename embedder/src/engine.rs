@@ -104,7 +104,16 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
         }
         Ok(())
     };
-    let compile = || Module::new(&engine, &wasm).with_context(|| format!("cannot compile {}", path.display()));
+    let compile = || {
+        Module::new(&engine, &wasm).with_context(|| {
+            let hint = if common.backend == Backend::Singlepass {
+                " (Singlepass has no SIMD support: use --backend cranelift or llvm, or build without -msimd128)"
+            } else {
+                ""
+            };
+            format!("cannot compile {}{hint}", path.display())
+        })
+    };
     let (module, outcome) = if common.no_cache {
         on_miss()?;
         (compile()?, None)
@@ -136,7 +145,7 @@ pub fn compile_command(common: &Common, args: &CompileArgs) -> Result<u8> {
     for path in &args.modules {
         let loaded = load(common, path)?;
         let what = loaded.outcome.map_or("compiled", |o| o.describe());
-        crate::say!("{}: {what} ({} backend, {:.2} s)", path.display(), common.backend.name(), loaded.seconds);
+        crate::say!("{}: {what} ({} backend, {:.3} s)", path.display(), common.backend.name(), loaded.seconds);
     }
     Ok(0)
 }
