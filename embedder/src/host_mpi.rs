@@ -11,7 +11,9 @@ use std::{
     sync::OnceLock,
 };
 
-use mpi::ffi;
+/// The host library's C API, for the generated bridge functions
+/// (`mpi::generated`), which call it with already-translated arguments.
+pub use mpi::ffi;
 
 macro_rules! host_handle {
     ($($name:ident => $ffi:ty),* $(,)?) => {$(
@@ -24,7 +26,14 @@ macro_rules! host_handle {
         unsafe impl Sync for $name {}
     )*};
 }
-host_handle!(Comm => ffi::MPI_Comm, Datatype => ffi::MPI_Datatype, Op => ffi::MPI_Op, Errhandler => ffi::MPI_Errhandler);
+host_handle!(
+    Comm => ffi::MPI_Comm,
+    Datatype => ffi::MPI_Datatype,
+    Op => ffi::MPI_Op,
+    Errhandler => ffi::MPI_Errhandler,
+    Request => ffi::MPI_Request,
+    Message => ffi::MPI_Message,
+);
 
 pub type Status = ffi::MPI_Status;
 
@@ -127,6 +136,31 @@ impl HostConstants {
 
 pub const SUCCESS: i32 = ffi::MPI_SUCCESS as i32;
 
+/// A zeroed status for the host to fill.
+pub fn empty_status() -> Status {
+    unsafe { std::mem::MaybeUninit::<Status>::zeroed().assume_init() }
+}
+
+pub fn null_request() -> Request {
+    Request(unsafe { ffi::RSMPI_REQUEST_NULL })
+}
+
+pub fn null_message() -> Message {
+    Message(unsafe { ffi::RSMPI_MESSAGE_NULL })
+}
+
+pub fn message_no_proc() -> Message {
+    Message(unsafe { ffi::RSMPI_MESSAGE_NO_PROC })
+}
+
+pub fn null_datatype() -> Datatype {
+    Datatype(unsafe { ffi::RSMPI_DATATYPE_NULL })
+}
+
+pub fn is_null_request(r: Request) -> bool {
+    r.0 == null_request().0
+}
+
 // ---- environment ----
 
 pub fn init() -> i32 {
@@ -227,22 +261,10 @@ pub fn comm_size(comm: Comm, size: &mut i32) -> i32 {
     unsafe { ffi::MPI_Comm_size(comm.0, size) }
 }
 
-// ---- point to point ----
-
-/// # Safety
-/// `buf` must be valid for reading `count` elements of `dt`.
-pub unsafe fn send(buf: *const u8, count: i32, dt: Datatype, dest: i32, tag: i32, comm: Comm) -> i32 {
-    ffi::MPI_Send(buf as *const c_void, count, dt.0, dest, tag, comm.0)
+pub fn comm_remote_size(comm: Comm, size: &mut i32) -> i32 {
+    unsafe { ffi::MPI_Comm_remote_size(comm.0, size) }
 }
 
-/// # Safety
-/// `buf` must be valid for writing `count` elements of `dt`.
-pub unsafe fn recv(buf: *mut u8, count: i32, dt: Datatype, source: i32, tag: i32, comm: Comm, status: &mut Status) -> i32 {
-    ffi::MPI_Recv(buf as *mut c_void, count, dt.0, source, tag, comm.0, status)
-}
-
-// ---- collectives ----
-
-pub fn barrier(comm: Comm) -> i32 {
-    unsafe { ffi::MPI_Barrier(comm.0) }
+pub fn comm_test_inter(comm: Comm, flag: &mut i32) -> i32 {
+    unsafe { ffi::MPI_Comm_test_inter(comm.0, flag) }
 }

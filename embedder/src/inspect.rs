@@ -7,10 +7,11 @@ use crate::{cli::{Common, InspectArgs}, mpi};
 
 pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
     if args.provided {
-        for name in mpi::PROVIDED {
+        let names = mpi::provided();
+        for name in &names {
             println!("{name}");
         }
-        crate::say!("{} MPI functions implemented", mpi::PROVIDED.len());
+        crate::say!("{} MPI functions implemented", names.len());
         if args.module.is_none() {
             return Ok(0);
         }
@@ -18,11 +19,12 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
     let path = args.module.as_ref().expect("clap requires MODULE without --provided");
     let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let imports = imports(&wasm).with_context(|| format!("{} is not a valid WebAssembly module", path.display()))?;
+    let provided = mpi::provided();
     let mut unsupported = 0;
     for (module, name, is_func) in &imports {
         let status = if module.starts_with("wasi") {
             "WASI"
-        } else if mpi::PROVIDED.contains(&name.as_str()) && module == "env" {
+        } else if module == "env" && provided.contains(&name.trim_start_matches('P')) {
             "provided"
         } else if *is_func && mpi::is_mpi_import(module, name) {
             unsupported += 1;

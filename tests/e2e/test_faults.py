@@ -16,7 +16,7 @@ FAULTS = {
     "bad-rank": "MPI_Send: MPI_ERR_RANK",
     "bad-comm": "MPI_Send: MPI_ERR_COMM",
     "bad-type": "MPI_ERR_TYPE: MPI_LONG_DOUBLE is not supported",
-    "unsupported": "MPI_Bcast is not supported by this embedder",
+    "unsupported": "MPI_Win_fence is not supported by this embedder",
     "abort": "",
 }
 

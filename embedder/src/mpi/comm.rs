@@ -1,8 +1,12 @@
 //! Communicators.
 use wasmer::FunctionEnvMut;
 
-use super::{context::call, errors::Fatal, MpiEnv};
-use crate::host_mpi;
+use super::{
+    context::{call, ErrorMode},
+    errors::{Fatal, MpiError},
+    MpiEnv,
+};
+use crate::{abi, host_mpi};
 
 pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_rank", comm, |cx| {
@@ -13,11 +17,27 @@ pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32
     })
 }
 
-pub fn size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Comm_size", comm, |cx| {
-        let c = cx.comm(comm)?;
-        let mut s = 0;
-        cx.host(host_mpi::comm_size(c.host, &mut s))?;
-        Ok(cx.mem.write_i32(size, s)?)
+/// The predefined error handlers (user-defined ones come with the
+/// error-handling family).
+pub fn set_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_set_errhandler", comm, |cx| {
+        cx.comm(comm)?;
+        let mode = match errhandler {
+            abi::c::MPI_ERRORS_ARE_FATAL | abi::c::MPI_ERRORS_ABORT => ErrorMode::Fatal,
+            abi::c::MPI_ERRORS_RETURN => ErrorMode::Return,
+            _ => return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("unsupported error handler {errhandler:#x}"))),
+        };
+        cx.bridge.set_comm_errors(comm, mode)
+    })
+}
+
+pub fn get_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_get_errhandler", comm, |cx| {
+        cx.comm(comm)?;
+        let h = match cx.bridge.comm_errors_of(comm) {
+            Some(ErrorMode::Return) => abi::c::MPI_ERRORS_RETURN,
+            _ => abi::c::MPI_ERRORS_ARE_FATAL,
+        };
+        Ok(cx.mem.write_i32(errhandler, h)?)
     })
 }

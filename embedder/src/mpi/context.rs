@@ -19,7 +19,6 @@ pub enum ErrorMode {
     /// MPI_ERRORS_ARE_FATAL (the default) and MPI_ERRORS_ABORT.
     Fatal,
     /// MPI_ERRORS_RETURN: the error class is returned to the guest.
-    #[allow(dead_code)] // set by MPI_Comm_set_errhandler (bridge part 2)
     Return,
 }
 
@@ -37,6 +36,15 @@ struct Specials {
     proc_null: i32,
     root: i32,
     any_tag: i32,
+    undefined: i32,
+}
+
+/// A host request and what the guest handle must do when it completes.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestEntry {
+    pub host: host_mpi::Request,
+    /// Persistent requests stay allocated (inactive) after completion.
+    pub persistent: bool,
 }
 
 pub struct Bridge {
@@ -44,6 +52,18 @@ pub struct Bridge {
     ready: bool,
     comms: Table<CommEntry>,
     datatypes: Table<DatatypeEntry>,
+    ops: Table<host_mpi::Op>,
+    pub requests: Table<RequestEntry>,
+    messages: Table<host_mpi::Message>,
+    /// Host address of MPI_IN_PLACE.
+    in_place: usize,
+    /// Scratch for request and status arrays (reused: no allocation per call
+    /// once warm).
+    pub scratch_requests: Vec<host_mpi::Request>,
+    pub scratch_statuses: Vec<host_mpi::Status>,
+    pub scratch_indices: Vec<i32>,
+    /// Guest address of the buffer given to MPI_Buffer_attach.
+    pub attached: Option<u32>,
     specials: Specials,
     status: Option<StatusMap>,
     /// host error class -> standard-ABI error class
@@ -56,6 +76,14 @@ impl Bridge {
             ready: false,
             comms: Table::new(abi::c::MPI_COMM_NULL, 3),
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),
+            ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
+            requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
+            messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),
+            in_place: 0,
+            scratch_requests: Vec::new(),
+            scratch_statuses: Vec::new(),
+            scratch_indices: Vec::new(),
+            attached: None,
             specials: Specials::default(),
             status: None,
             error_classes: HashMap::new(),
@@ -78,11 +106,21 @@ impl Bridge {
         self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry { host: host.comm_world, errors: ErrorMode::Fatal });
         self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry { host: host.comm_self, errors: ErrorMode::Fatal });
         self.datatypes = datatype::predefined_table();
+        for &(name, kind, value) in abi::c::ALL {
+            if kind == "handle" && (abi::c::MPI_OP_NULL + 1..abi::c::MPI_OP_NULL + 0x20).contains(&value) {
+                if let Some(op) = host.ops.get(name) {
+                    self.ops.set_predefined(value, *op);
+                }
+            }
+        }
+        self.messages.set_predefined(abi::c::MPI_MESSAGE_NO_PROC, host_mpi::message_no_proc());
+        self.in_place = host.ptrs["MPI_IN_PLACE"];
         self.specials = Specials {
             any_source: host.int("MPI_ANY_SOURCE"),
             proc_null: host.int("MPI_PROC_NULL"),
             root: host.int("MPI_ROOT"),
             any_tag: host.int("MPI_ANY_TAG"),
+            undefined: host.int("MPI_UNDEFINED"),
         };
         self.status = Some(StatusMap::new(host.status));
         self.ready = true;
@@ -183,9 +221,9 @@ impl Ctx<'_> {
     }
 
     /// The host address of a guest buffer of `count` elements of `dt`, after
-    /// checking every byte of its span.
+    /// checking every byte of its span (true lower bound to true upper bound).
     #[inline]
-    pub fn buffer(&self, ptr: u32, count: i32, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    pub fn buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         datatype::check_count(count)?;
         if count == 0 {
             return Ok(self.mem.unchecked_empty(ptr));
@@ -254,5 +292,203 @@ impl Ctx<'_> {
         let error = if p.error == host_mpi::SUCCESS { 0 } else { self.bridge.guest_error_class(p.error) };
         let guest = map.to_guest(bytes, Public { source: self.rank_out(p.source), tag, error });
         Ok(self.mem.write_bytes(ptr, &guest)?)
+    }
+}
+
+/// Translation helpers used by the generated functions (`generated.rs`) and
+/// the hand-written families.
+impl Ctx<'_> {
+    /// A v-collective buffer: rank i's block holds counts[i] elements at
+    /// displs[i] extents from `ptr`; the whole hull of the blocks is checked.
+    pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        let (counts, displs) = (self.ints(counts, n)?, self.ints(displs, n)?);
+        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        for (c, d) in counts.zip(displs) {
+            if c < 0 {
+                return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {c}")));
+            }
+            if c == 0 {
+                continue;
+            }
+            let start = d as i128 * dt.extent as i128 + dt.true_lb as i128;
+            let end = start + (c as i128 - 1) * dt.extent as i128 + dt.true_extent as i128;
+            lo = lo.min(start);
+            hi = hi.max(end);
+        }
+        if lo > hi {
+            return Ok(self.mem.unchecked_empty(ptr));
+        }
+        let (lb, len) = (i64::try_from(lo), u64::try_from(hi - lo));
+        match (lb, len) {
+            (Ok(lb), Ok(len)) => Ok(self.mem.span(ptr, lb, len)?),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "v-collective buffer does not fit in memory")),
+        }
+    }
+
+    /// `n` guest ints at `ptr`, checked, read one by one (unaligned).
+    fn ints(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i32> + '_> {
+        let base = self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32;
+        Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
+    }
+
+    /// A guest int array handed to the host in place (C `int` is the same
+    /// on both sides).
+    #[inline]
+    pub fn int_array(&self, ptr: u32, n: i64) -> MpiResult<*const i32> {
+        Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32)
+    }
+
+    pub fn sum_ints(&self, ptr: u32, n: i64) -> MpiResult<i64> {
+        Ok(self.ints(ptr, n)?.map(i64::from).sum())
+    }
+
+    pub fn int_at(&self, ptr: u32, index: i32) -> MpiResult<i32> {
+        Ok(self.mem.read_i32(ptr.wrapping_add(4 * index as u32))?)
+    }
+
+    /// This process's rank in `comm`.
+    pub fn rank_in(&self, comm: host_mpi::Comm) -> MpiResult<i32> {
+        let mut r = 0;
+        self.host(host_mpi::comm_rank(comm, &mut r))?;
+        Ok(r)
+    }
+
+    /// How many ranks a collective's per-rank arrays hold: the group's size,
+    /// or the remote group's for an intercommunicator.
+    pub fn peer_count(&self, comm: host_mpi::Comm) -> MpiResult<i64> {
+        let (mut inter, mut n) = (0, 0);
+        self.host(host_mpi::comm_test_inter(comm, &mut inter))?;
+        self.host(if inter != 0 { host_mpi::comm_remote_size(comm, &mut n) } else { host_mpi::comm_size(comm, &mut n) })?;
+        Ok(n as i64)
+    }
+
+    /// Which arguments of a rooted collective MPI reads at this process:
+    /// (root-only ones, the others).
+    pub fn root_roles(&self, comm: host_mpi::Comm, root: i32) -> MpiResult<(bool, bool)> {
+        let mut inter = 0;
+        self.host(host_mpi::comm_test_inter(comm, &mut inter))?;
+        if inter != 0 {
+            let in_root_group = root == abi::c::MPI_ROOT || root == abi::c::MPI_PROC_NULL;
+            return Ok((root == abi::c::MPI_ROOT, !in_root_group));
+        }
+        Ok((self.rank_in(comm)? == root, true))
+    }
+
+    /// The host's MPI_UNDEFINED.
+    pub fn undefined(&self) -> i32 {
+        self.bridge.specials.undefined
+    }
+
+    #[inline]
+    pub fn in_place(&self) -> *mut u8 {
+        self.bridge.in_place as *mut u8
+    }
+
+    #[inline]
+    pub fn null_datatype(&self) -> host_mpi::ffi::MPI_Datatype {
+        host_mpi::null_datatype().0
+    }
+
+    #[inline]
+    pub fn op(&self, handle: i32) -> MpiResult<host_mpi::Op> {
+        match self.bridge.ops.get(handle) {
+            Some(op) if self.bridge.ready => Ok(*op),
+            _ if !self.bridge.ready => Err(self.bridge.not_running()),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_OP, format!("invalid operation handle {handle:#x}"))),
+        }
+    }
+
+    /// Writes an output integer (flag, count, size) to the guest.
+    pub fn write_int<T: Copy + Into<i64>>(&self, ptr: u32, value: T) -> MpiResult {
+        let bytes = value.into().to_le_bytes();
+        Ok(self.mem.write_bytes(ptr, &bytes[..std::mem::size_of::<T>()])?)
+    }
+
+    /// A guest-owned status as a host status (MPI_Get_count and friends).
+    pub fn read_status(&self, ptr: u32) -> MpiResult<host_mpi::Status> {
+        let p = self.mem.range(ptr, abi::STATUS_SIZE as u64)?;
+        let mut guest = [0u8; abi::STATUS_SIZE];
+        unsafe { std::ptr::copy_nonoverlapping(p, guest.as_mut_ptr(), abi::STATUS_SIZE) };
+        let map = self.bridge.status.as_ref().ok_or_else(|| self.bridge.not_running())?;
+        let field = |i: usize| i32::from_le_bytes(guest[i * 4..i * 4 + 4].try_into().unwrap());
+        let s = &self.bridge.specials;
+        let source = match field(0) {
+            abi::c::MPI_ANY_SOURCE => s.any_source,
+            abi::c::MPI_PROC_NULL => s.proc_null,
+            r => r,
+        };
+        let tag = if field(1) == abi::c::MPI_ANY_TAG { s.any_tag } else { field(1) };
+        let mut host = host_mpi::empty_status();
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(&mut host as *mut _ as *mut u8, std::mem::size_of::<host_mpi::Status>())
+        };
+        map.to_host(&guest, Public { source, tag, error: 0 }, bytes);
+        Ok(host)
+    }
+
+    /// Records a new host request and writes its guest handle.
+    pub fn out_request(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool) -> MpiResult {
+        let handle = if host_mpi::is_null_request(host) {
+            abi::c::MPI_REQUEST_NULL
+        } else {
+            self.bridge.requests.insert(RequestEntry { host, persistent })
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    #[inline]
+    pub fn request(&self, handle: i32) -> MpiResult<host_mpi::Request> {
+        match self.bridge.requests.get(handle) {
+            Some(r) => Ok(r.host),
+            None => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))),
+        }
+    }
+
+    pub fn out_message(&mut self, ptr: u32, host: host_mpi::Message) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_message().0 {
+            abi::c::MPI_MESSAGE_NULL
+        } else if host.0 == host_mpi::message_no_proc().0 {
+            abi::c::MPI_MESSAGE_NO_PROC
+        } else {
+            self.bridge.messages.insert(host)
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// The message a guest handle at `ptr` names (MPI_Mrecv consumes it).
+    pub fn message(&self, ptr: u32) -> MpiResult<host_mpi::Message> {
+        let handle = self.mem.read_i32(ptr)?;
+        self.bridge
+            .messages
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid message handle {handle:#x}")))
+    }
+
+    /// After a matched receive: the message handle is gone.
+    pub fn done_message(&mut self, ptr: u32, _host: host_mpi::Message) -> MpiResult {
+        let handle = self.mem.read_i32(ptr)?;
+        if handle >= crate::handles::USER_BASE {
+            self.bridge.messages.remove(handle);
+        }
+        Ok(self.mem.write_i32(ptr, abi::c::MPI_MESSAGE_NULL)?)
+    }
+}
+
+impl Bridge {
+    /// Sets what errors on `comm` do (predefined handlers; user handlers
+    /// come with the error-handling family).
+    pub fn set_comm_errors(&mut self, comm: i32, mode: ErrorMode) -> MpiResult {
+        match self.comms.get_mut(comm) {
+            Some(c) => {
+                c.errors = mode;
+                Ok(())
+            }
+            None => Err(MpiError::new(abi::c::MPI_ERR_COMM, format!("invalid communicator handle {comm:#x}"))),
+        }
+    }
+
+    pub fn comm_errors_of(&self, comm: i32) -> Option<ErrorMode> {
+        self.comms.get(comm).map(|c| c.errors)
     }
 }

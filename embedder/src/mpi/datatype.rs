@@ -15,7 +15,7 @@ pub struct DatatypeEntry {
 impl DatatypeEntry {
     /// (lower bound relative to the buffer pointer, length in bytes) of
     /// `count` elements; `None` if it does not fit in 64 bits.
-    pub fn span(&self, count: i32) -> Option<(i64, u64)> {
+    pub fn span(&self, count: i64) -> Option<(i64, u64)> {
         if count <= 0 {
             return Some((0, 0));
         }
@@ -71,7 +71,7 @@ pub fn invalid(handle: i32) -> MpiError {
     }
 }
 
-pub fn check_count(count: i32) -> MpiResult {
+pub fn check_count(count: i64) -> MpiResult {
     if count < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}")));
     }
@@ -91,7 +91,7 @@ mod tests {
         let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int };
         assert_eq!(strided.span(3), Some((-8, 36)));
         let huge = DatatypeEntry { extent: i64::MAX, true_extent: i64::MAX, ..int };
-        assert_eq!(huge.span(i32::MAX), None);
+        assert_eq!(huge.span(i32::MAX as i64), None);
     }
 
     #[test]

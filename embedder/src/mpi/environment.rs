@@ -110,3 +110,105 @@ pub fn get_processor_name(mut env: FunctionEnvMut<MpiEnv>, name: u32, resultlen:
         Ok(cx.mem.write_i32(resultlen, len)?)
     })
 }
+
+pub fn get_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, subversion: u32) -> Result<i32, Fatal> {
+    // The guest sees the MPI level its header declares, not the host's.
+    call(&mut env, "MPI_Get_version", WORLD, |cx| {
+        cx.mem.range(subversion, 4)?;
+        cx.mem.write_i32(version, 3)?;
+        Ok(cx.mem.write_i32(subversion, 1)?)
+    })
+}
+
+pub fn get_library_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, resultlen: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Get_library_version", WORLD, |cx| {
+        let text = format!("mpi-wasm-embedder {} on {}", env!("CARGO_PKG_VERSION"), host_mpi::library_version());
+        write_string(cx, version, resultlen, &text, abi::c::MPI_MAX_LIBRARY_VERSION_STRING)
+    })
+}
+
+/// A NUL-terminated string of at most `max` bytes (terminator included)
+/// and its length, as MPI's string outputs are.
+fn write_string(cx: &super::context::Ctx, buf: u32, len: u32, text: &str, max: i32) -> super::errors::MpiResult {
+    let mut bytes = text.as_bytes()[..text.len().min(max as usize - 1)].to_vec();
+    let n = bytes.len() as i32;
+    bytes.push(0);
+    cx.mem.range(len, 4)?;
+    cx.mem.write_bytes(buf, &bytes)?;
+    Ok(cx.mem.write_i32(len, n)?)
+}
+
+pub fn wtick(_env: FunctionEnvMut<MpiEnv>) -> f64 {
+    unsafe { host_mpi::ffi::RSMPI_Wtick() }
+}
+
+/// The bridge hands the guest error classes as error codes, so a code is
+/// its own class.
+pub fn error_class(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, errorclass: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Error_class", WORLD, |cx| {
+        if !(0..=abi::c::MPI_ERR_LASTCODE).contains(&errorcode) {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("invalid error code {errorcode}")));
+        }
+        Ok(cx.mem.write_i32(errorclass, errorcode)?)
+    })
+}
+
+pub fn error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string: u32, resultlen: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Error_string", WORLD, |cx| {
+        let name = abi::error_class_name(errorcode);
+        let text = match host_mpi::constants().ints.get(name) {
+            Some(&host_class) if errorcode != 0 => format!("{name}: {}", host_mpi::error_string(host_class)),
+            _ if errorcode == 0 => "MPI_SUCCESS: no errors".to_string(),
+            _ => format!("unknown error code {errorcode}"),
+        };
+        write_string(cx, string, resultlen, &text, abi::c::MPI_MAX_ERROR_STRING)
+    })
+}
+
+/// Profiling control has no effect (as in most MPI libraries).
+pub fn pcontrol(_env: FunctionEnvMut<MpiEnv>, _level: i32, _varargs: u32) -> i32 {
+    abi::c::MPI_SUCCESS
+}
+
+pub fn query_thread(mut env: FunctionEnvMut<MpiEnv>, provided: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Query_thread", WORLD, |cx| {
+        let mut p = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Query_thread(&mut p) })?;
+        Ok(cx.mem.write_i32(provided, thread_level(p, false).unwrap_or(abi::c::MPI_THREAD_SINGLE))?)
+    })
+}
+
+pub fn is_thread_main(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Is_thread_main", WORLD, |cx| {
+        let mut f = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Is_thread_main(&mut f) })?;
+        Ok(cx.mem.write_i32(flag, f)?)
+    })
+}
+
+/// The attached buffer lives in guest memory, which never moves, so the
+/// host may keep its address until MPI_Buffer_detach.
+pub fn buffer_attach(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, size: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Buffer_attach", WORLD, |cx| {
+        if size < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative buffer size {size}")));
+        }
+        let p = cx.mem.range(buffer, size as u64)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_attach(p as *mut _, size) })?;
+        cx.bridge.attached = Some(buffer);
+        Ok(())
+    })
+}
+
+pub fn buffer_detach(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Buffer_detach", WORLD, |cx| {
+        cx.mem.range(buffer_addr, 4)?;
+        cx.mem.range(size, 4)?;
+        let (mut host_addr, mut n): (*mut std::ffi::c_void, i32) = (std::ptr::null_mut(), 0);
+        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_detach(&mut host_addr as *mut _ as *mut _, &mut n) })?;
+        // hand back the guest address that was attached, not the host's
+        let guest = cx.bridge.attached.take().unwrap_or(0);
+        cx.mem.write_i32(buffer_addr, guest as i32)?;
+        Ok(cx.mem.write_i32(size, n)?)
+    })
+}

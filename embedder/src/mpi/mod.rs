@@ -6,13 +6,13 @@
 //! embedder does not implement still link (so the module instantiates) and
 //! end the job with a clear message if called.
 
-mod coll;
 mod comm;
 mod context;
 mod datatype;
 mod environment;
 mod errors;
-mod p2p;
+mod generated;
+mod request;
 mod status;
 
 use wasmer::{Function, FunctionEnv, FunctionType, Imports, Memory, RuntimeError, Store};
@@ -36,15 +36,15 @@ impl MpiEnv {
     }
 }
 
+/// A constructor of the host function for one MPI import.
+type Maker = fn(&mut Store, &FunctionEnv<MpiEnv>) -> Function;
+
 macro_rules! functions {
     ($($name:literal => $f:path),* $(,)?) => {
-        /// Every MPI function the embedder implements.
-        pub const PROVIDED: &[&str] = &[$($name),*];
-
-        /// Defines every implemented function in `imports` under `env`.
-        pub fn register(store: &mut Store, env: &FunctionEnv<MpiEnv>, imports: &mut Imports) {
-            $(imports.define("env", $name, Function::new_typed_with_env(store, env, $f));)*
-        }
+        /// The functions written by hand (semantics beyond their parameters).
+        const HAND_WRITTEN: &[(&str, Maker)] = &[
+            $(($name, |s, e| Function::new_typed_with_env(s, e, $f)),)*
+        ];
     };
 }
 
@@ -57,11 +57,51 @@ functions! {
     "MPI_Abort" => environment::abort,
     "MPI_Wtime" => environment::wtime,
     "MPI_Get_processor_name" => environment::get_processor_name,
+    "MPI_Get_version" => environment::get_version,
+    "MPI_Get_library_version" => environment::get_library_version,
+    "MPI_Wtick" => environment::wtick,
+    "MPI_Error_class" => environment::error_class,
+    "MPI_Error_string" => environment::error_string,
+    "MPI_Pcontrol" => environment::pcontrol,
+    "MPI_Query_thread" => environment::query_thread,
+    "MPI_Is_thread_main" => environment::is_thread_main,
+    "MPI_Buffer_attach" => environment::buffer_attach,
+    "MPI_Buffer_detach" => environment::buffer_detach,
     "MPI_Comm_rank" => comm::rank,
-    "MPI_Comm_size" => comm::size,
-    "MPI_Send" => p2p::send,
-    "MPI_Recv" => p2p::recv,
-    "MPI_Barrier" => coll::barrier,
+    "MPI_Comm_set_errhandler" => comm::set_errhandler,
+    "MPI_Comm_get_errhandler" => comm::get_errhandler,
+    "MPI_Wait" => request::wait,
+    "MPI_Test" => request::test,
+    "MPI_Waitall" => request::waitall,
+    "MPI_Testall" => request::testall,
+    "MPI_Waitany" => request::waitany,
+    "MPI_Testany" => request::testany,
+    "MPI_Waitsome" => request::waitsome,
+    "MPI_Testsome" => request::testsome,
+    "MPI_Request_free" => request::request_free,
+    "MPI_Request_get_status" => request::request_get_status,
+    "MPI_Start" => request::start,
+    "MPI_Startall" => request::startall,
+}
+
+fn all() -> impl Iterator<Item = &'static (&'static str, Maker)> {
+    HAND_WRITTEN.iter().chain(generated::FUNCTIONS)
+}
+
+/// Every MPI function the embedder implements, sorted.
+pub fn provided() -> Vec<&'static str> {
+    let mut names: Vec<_> = all().map(|(n, _)| *n).collect();
+    names.sort_unstable();
+    names
+}
+
+/// Defines every implemented function in `imports` under `env`, also under
+/// its profiling name (PMPI_*).
+pub fn register(store: &mut Store, env: &FunctionEnv<MpiEnv>, imports: &mut Imports) {
+    for (name, make) in all() {
+        imports.define("env", name, make(store, env));
+        imports.define("env", &format!("P{name}"), make(store, env));
+    }
 }
 
 /// True for imports that name an MPI function (and so get a stub if absent).

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Generate embedder/src/mpi/generated.rs: the MPI host functions whose
+translation follows from their parameters' kinds.
+
+Each function is described once: its C prototype comes from the guest
+mpi-header/mpi.h (which fixes the wasm signature), its parameters' kinds and
+directions from the MPI Forum's machine-readable API (pympistandard), and the
+few facts the API does not state (how many elements a collective's buffer
+holds, which rank/tag wildcards a parameter accepts) from the tables below.
+Functions with semantics beyond their parameters (Wait/Test families, Alloc_mem,
+...) are written by hand in the family files.
+
+    python3 embedder/gen/gen_bridge.py          # rewrites generated.rs
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+import pympistandard
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER = ROOT / "mpi-header" / "mpi.h"
+OUT = ROOT / "embedder" / "src" / "mpi" / "generated.rs"
+
+P2P = """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv Sendrecv_replace
+Probe Iprobe Mprobe Improbe Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init Recv_init
+Cancel Test_cancelled Get_count Get_elements Get_elements_x Status_set_elements
+Status_set_elements_x Status_set_cancelled""".split()
+COLL = """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv
+Reduce Allreduce Reduce_local Reduce_scatter Reduce_scatter_block Scan Exscan""".split()
+COLL += ["I" + c.lower() if c == "Barrier" else "I" + c.lower() for c in COLL if c != "Reduce_local"]
+COMM = """Comm_size Comm_rank Comm_group Comm_dup Comm_dup_with_info Comm_idup Comm_create
+Comm_create_group Comm_split Comm_split_type Comm_compare Comm_test_inter Comm_remote_size
+Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""".split()
+GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
+Group_intersection Group_difference Group_compare Group_translate_ranks""".split()
+
+FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP}
+
+# Elements a collective buffer holds, as a Rust expression over the
+# translated parameters (n = the number of ranks the arrays are indexed by).
+SPANS = {
+    ("Gather", "recvbuf"): "recvcount as i64 * n", ("Scatter", "sendbuf"): "sendcount as i64 * n",
+    ("Allgather", "recvbuf"): "recvcount as i64 * n", ("Alltoall", "sendbuf"): "sendcount as i64 * n",
+    ("Alltoall", "recvbuf"): "recvcount as i64 * n",
+    ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
+    ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
+    ("Reduce_scatter", "recvbuf"): "cx.int_at(recvcounts, cx.rank_in(comm_.host)?)? as i64",
+}
+# v-collective buffers: (counts array, displacements array)
+VSPANS = {
+    ("Gatherv", "recvbuf"): ("recvcounts", "displs"), ("Scatterv", "sendbuf"): ("sendcounts", "displs"),
+    ("Allgatherv", "recvbuf"): ("recvcounts", "displs"),
+    ("Alltoallv", "sendbuf"): ("sendcounts", "sdispls"), ("Alltoallv", "recvbuf"): ("recvcounts", "rdispls"),
+}
+# Source ranks and receive tags accept the wildcards.
+WILDCARD_PARAMS = {"source", "recvtag"}
+RECEIVE_FUNCS = {"Recv", "Irecv", "Recv_init", "Probe", "Iprobe", "Mprobe", "Improbe"}
+
+
+def base(name):
+    """'MPI_Igather' -> 'Gather' (the blocking form's table key)."""
+    n = name[4:]
+    if n.startswith("I") and n[1:2].islower() and n not in ("Iprobe", "Improbe", "Imrecv", "Isend", "Irecv", "Ibsend", "Issend", "Irsend", "Intercomm_create", "Intercomm_merge"):
+        return n[1].upper() + n[2:]
+    return n
+
+
+def prototypes():
+    text = HEADER.read_text()
+    protos = {}
+    for m in re.finditer(r"^(int|double) (MPI_\w+)\(([^;]*)\);", text, re.M):
+        params = [p.strip() for p in " ".join(m.group(3).split()).split(",")] if m.group(3).strip() != "void" else []
+        protos[m.group(2)] = (m.group(1), params)
+    return protos
+
+
+def wasm_type(cdecl):
+    if "*" in cdecl or "[" in cdecl:
+        return "u32"
+    ctype = cdecl.rsplit(" ", 1)[0].replace("const ", "").strip()
+    return {"MPI_Count": "i64", "MPI_Offset": "i64", "double": "f64"}.get(ctype, "i32")
+
+
+def api():
+    with open(Path(pympistandard.__file__).parent / "data" / "apis.json") as f:
+        return json.load(f)
+
+
+class Fn:
+    def __init__(self, name, spec, proto):
+        self.name, self.short = name, name[4:]
+        self.key = base(name)
+        self.params = [p for p in spec["parameters"] if "c_parameter" not in p["suppress"]]
+        self.ret, cparams = proto
+        assert len(cparams) == len(self.params), name
+        for p, c in zip(self.params, cparams):
+            p["wasm"] = wasm_type(c)
+            p["cdecl"] = c
+        self.by_name = {p["name"]: p for p in self.params}
+        self.collective = name in {"MPI_" + c for c in COLL}
+
+    def first(self, kind, direction=None):
+        for p in self.params:
+            if p["kind"] == kind and (direction is None or p["param_direction"] == direction) and not p["length"]:
+                return p
+        return None
+
+
+def rust_ident(n):
+    return {"type": "type_", "ref": "ref_"}.get(n, n)
+
+
+def gen_fn(f):
+    P = f.params
+    comm = f.first("COMMUNICATOR", "in")
+    errcomm = comm["name"] if comm else "abi::c::MPI_COMM_WORLD"
+    sig = ", ".join(f"{rust_ident(p['name'])}: {p['wasm']}" for p in P)
+    body, args, after = [], [], []
+    rooted = f.collective and "root" in f.by_name
+    if comm:
+        body.append(f"let comm_ = cx.comm({comm['name']})?;")
+    if f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
+        body.append("let n = cx.peer_count(comm_.host)?;")
+    if rooted:
+        body.append("let root_ = cx.rank(root, false)?;")
+        # which of this rank's arguments MPI reads: root-only ones at the
+        # root, the others everywhere on an intracommunicator (on an
+        # intercommunicator, only in the non-root group)
+        body.append("let (root_args, other_args) = cx.root_roles(comm_.host, root)?;")
+    done = set()
+    # datatypes shared by several buffers (or outside collectives) are
+    # translated up front; a collective buffer's own type only where MPI
+    # reads it (not with MPI_IN_PLACE, not at ranks that ignore it)
+    for p in P:
+        if p["kind"] == "DATATYPE" and not p["length"] and p["param_direction"] == "in":
+            users = [q for q in P if q["kind"] == "BUFFER" and pair(f, q, "DATATYPE") is p]
+            if len(users) != 1 or not f.collective:
+                body.append(f"let {p['name']}_ = cx.datatype({p['name']})?;")
+                done.add(p["name"])
+    for p in P:
+        k, d, n = p["kind"], p["param_direction"], rust_ident(p["name"])
+        if k == "BUFFER":
+            dt, cnt = pair(f, p, "DATATYPE"), pair(f, p, "POLYXFER_NUM_ELEM_NNI")
+            cond = significance(f, p, rooted)
+            own = dt["name"] not in done
+            dt_ref = "&dt" if own else f"&{dt['name']}_"
+            if (f.key, p["name"]) in VSPANS:
+                counts, displs = VSPANS[(f.key, p["name"])]
+                translate = f"cx.vbuffer({n}, {counts}, {displs}, n, {dt_ref})?"
+            else:
+                count = SPANS.get((f.key, p["name"]), f"{cnt['name']} as i64")
+                translate = f"cx.buffer({n}, {count}, {dt_ref})?"
+            if not f.collective:
+                body.append(f"let {n}_ = {translate};")
+            elif own:
+                dn = rust_ident(dt["name"])
+                body.append(f"let ({n}_, {dn}_) = if {n} == abi::c::MPI_IN_PLACE as u32 {{ (cx.in_place(), cx.null_datatype()) }} "
+                            f"else if {cond} {{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }} "
+                            f"else {{ (std::ptr::null_mut(), cx.null_datatype()) }};")
+            else:
+                body.append(f"let {n}_ = if {n} == abi::c::MPI_IN_PLACE as u32 {{ cx.in_place() }} else if {cond} {{ {translate} }} else {{ std::ptr::null_mut() }};")
+            args.append(f"{n}_ as _")
+        elif k == "DATATYPE" and not p["length"]:
+            args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
+        elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
+            # int arrays are the same on both sides: handed over in place
+            cond = significance(f, p, rooted)
+            body.append(f"let {n}_ = if {cond} {{ cx.int_array({n}, n)? }} else {{ std::ptr::null() }};")
+            args.append(f"{n}_")
+        elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI") and d == "in":
+            args.append(n)
+        elif k == "RANK" and d == "in" and not p["length"]:
+            if p["name"] == "root" and rooted:
+                args.append("root_")
+            else:
+                wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
+                body.append(f"let {n}_ = cx.rank({n}, {wild})?;")
+                args.append(f"{n}_")
+        elif k == "TAG" and d == "in":
+            wild = "true" if (p["name"] == "recvtag" or (p["name"] == "tag" and f.short in RECEIVE_FUNCS)) else "false"
+            body.append(f"let {n}_ = cx.tag({n}, {wild})?;")
+            args.append(f"{n}_")
+        elif k == "COMMUNICATOR" and d == "in":
+            args.append("comm_.host.0" if p is comm else f"cx.comm({n})?.host.0")
+        elif k == "OPERATION" and d == "in":
+            body.append(f"let {n}_ = cx.op({n})?;")
+            args.append(f"{n}_.0")
+        elif k == "STATUS" and d == "out" and not p["length"]:
+            body.append(f"cx.check_status_ptr({n})?;")
+            body.append(f"let mut {n}_ = host_mpi::empty_status();")
+            args.append(f"&mut {n}_")
+            after.append(f"cx.write_status({n}, &{n}_)?;")
+        elif k == "STATUS" and d in ("in", "inout"):
+            body.append(f"let {'mut ' if d == 'inout' else ''}{n}_ = cx.read_status({n})?;")
+            args.append(f"&{'mut ' if d == 'inout' else ''}{n}_ as *{'mut' if d == 'inout' else 'const'} _ as *mut _" if d == "inout" else f"&{n}_")
+            if d == "inout":
+                after.append(f"cx.write_status({n}, &{n}_)?;")
+        elif k == "REQUEST" and d == "out":
+            body.append(f"cx.mem.range({n}, 4)?;")
+            body.append(f"let mut {n}_ = host_mpi::null_request();")
+            args.append(f"&mut {n}_.0")
+            after.append(f"cx.out_request({n}, {n}_, {'true' if f.short.endswith('_init') else 'false'})?;")
+        elif k == "REQUEST" and d == "in":
+            handle = f"cx.mem.read_i32({n})?" if p["wasm"] == "u32" else n
+            body.append(f"let {n}_ = cx.request({handle})?;")
+            args.append(f"&{n}_.0 as *const _ as *mut _")
+        elif k == "MESSAGE" and d == "out":
+            body.append(f"cx.mem.range({n}, 4)?;")
+            body.append(f"let mut {n}_ = host_mpi::null_message();")
+            args.append(f"&mut {n}_.0")
+            after.append(f"cx.out_message({n}, {n}_)?;")
+        elif k == "MESSAGE" and d == "inout":
+            body.append(f"let mut {n}_ = cx.message({n})?;")
+            args.append(f"&mut {n}_.0")
+            after.append(f"cx.done_message({n}, {n}_)?;")
+        elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI") and d == "out":
+            ty = "i64" if "MPI_Count" in p["cdecl"] else "i32"
+            body.append(f"cx.mem.range({n}, std::mem::size_of::<{ty}>() as u64)?;")
+            body.append(f"let mut {n}_: {ty} = 0;")
+            args.append(f"&mut {n}_")
+            after.append(f"cx.write_int({n}, {n}_)?;")
+        elif k in ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM") and d == "in":
+            args.append(n)
+        elif k == "LOGICAL" and d == "in":
+            args.append(n)
+        else:
+            raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
+    call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
+    lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
+    lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
+    lines += [f"        {b}" for b in body]
+    if after:
+        lines.append(f"        cx.host(unsafe {{ {call} }})?;")
+        lines += [f"        {a}" for a in after]
+        lines.append("        Ok(())")
+    else:
+        lines.append(f"        cx.host(unsafe {{ {call} }})")
+    lines.append("    })")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def significance(f, p, rooted):
+    """Rust condition: does MPI read this collective argument at this rank?"""
+    if not rooted:
+        return "true"
+    if f.key == "Bcast":
+        return "root_args || other_args"  # the root sends from it, the others receive into it
+    return "root_args" if p["root_only"] else "other_args"
+
+
+def pair(f, buf, kind):
+    """The count or datatype parameter that describes BUFFER `buf`: the first
+    one of that kind after it."""
+    i = f.params.index(buf)
+    for p in f.params[i + 1:]:
+        if p["kind"] == kind or (kind == "POLYXFER_NUM_ELEM_NNI" and p["kind"] == "POLYXFER_NUM_ELEM_NNI"):
+            return p
+    raise SystemExit(f"{f.name}: no {kind} after {buf['name']}")
+
+
+def main():
+    protos, spec = prototypes(), api()
+    out = ["// Generated by embedder/gen/gen_bridge.py from mpi-header/mpi.h and the MPI",
+           "// Forum's API description (pympistandard); do not edit by hand.",
+           "#![allow(unused_variables, unused_mut, clippy::too_many_arguments, clippy::let_unit_value)]",
+           "use wasmer::FunctionEnvMut;", "",
+           "use super::{context::call, errors::Fatal, MpiEnv};", "use crate::{abi, host_mpi};", ""]
+    names = []
+    for family, fns in FAMILIES.items():
+        out.append(f"// ---- {family} ----\n")
+        for short in fns:
+            name = "MPI_" + short
+            key = name.lower()
+            if key not in spec or name not in protos:
+                raise SystemExit(f"unknown function {name}")
+            try:
+                out.append(gen_fn(Fn(name, spec[key], protos[name])) + "\n")
+                names.append(name)
+            except SystemExit as e:
+                if "no rule" in str(e):
+                    print(f"skipped: {e}", file=sys.stderr)
+                    continue
+                raise
+    out.append("/// Every generated function, for registration and the inventory.")
+    out.append("pub const FUNCTIONS: &[(&str, fn(&mut wasmer::Store, &wasmer::FunctionEnv<MpiEnv>) -> wasmer::Function)] = &[")
+    for n in names:
+        out.append(f"    (\"{n}\", |s, e| wasmer::Function::new_typed_with_env(s, e, {n.lower()})),")
+    out.append("];")
+    OUT.write_text("\n".join(out) + "\n")
+    print(f"wrote {OUT.relative_to(ROOT)}: {len(names)} functions")
+
+
+if __name__ == "__main__":
+    main()

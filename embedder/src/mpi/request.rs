@@ -1,0 +1,284 @@
+//! Completing requests: Wait/Test and their any/all/some forms, Start,
+//! Request_free, Request_get_status.
+//!
+//! Guest request handles index the bridge's request table. A completed
+//! non-persistent request is removed and the guest's handle overwritten with
+//! MPI_REQUEST_NULL; a persistent one stays (inactive) until Request_free.
+//! Arrays go through scratch vectors kept in the bridge, so a warm
+//! Waitall allocates nothing.
+use wasmer::FunctionEnvMut;
+
+use super::{
+    context::{call, Ctx},
+    errors::{Fatal, MpiError, MpiResult},
+    MpiEnv,
+};
+use crate::{abi, host_mpi, host_mpi::ffi};
+
+const WORLD: i32 = abi::c::MPI_COMM_WORLD;
+const NULL: i32 = abi::c::MPI_REQUEST_NULL;
+
+/// The guest handles at `ptr[0..n]` and their host requests (null for
+/// MPI_REQUEST_NULL), loaded into the bridge's scratch vector.
+fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, Vec<host_mpi::Request>)> {
+    if n < 0 {
+        return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
+    }
+    let base = cx.mem.range(ptr, n as u64 * 4)? as *const i32;
+    let mut handles = std::mem::take(&mut cx.bridge.scratch_indices);
+    let mut hosts = std::mem::take(&mut cx.bridge.scratch_requests);
+    handles.clear();
+    hosts.clear();
+    for i in 0..n as usize {
+        let h = unsafe { base.add(i).read_unaligned() };
+        let host = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        handles.push(h);
+        hosts.push(host);
+    }
+    Ok((handles, hosts))
+}
+
+fn give_back(cx: &mut Ctx, handles: Vec<i32>, hosts: Vec<host_mpi::Request>) {
+    cx.bridge.scratch_indices = handles;
+    cx.bridge.scratch_requests = hosts;
+}
+
+/// After request `handle` (stored at guest `ptr`) completed: free it unless
+/// it is persistent, and null the guest's handle.
+fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
+    if handle == NULL {
+        return Ok(());
+    }
+    if cx.bridge.requests.get(handle).is_some_and(|e| !e.persistent) {
+        cx.bridge.requests.remove(handle);
+        cx.mem.write_i32(ptr, NULL)?;
+    }
+    Ok(())
+}
+
+/// A host index (MPI_UNDEFINED when nothing was active) for the guest.
+fn index_out(cx: &Ctx, index: i32) -> i32 {
+    if index == cx.undefined() { abi::c::MPI_UNDEFINED } else { index }
+}
+
+/// Writes statuses[0..n] (unless MPI_STATUSES_IGNORE) from the scratch.
+fn write_statuses(cx: &Ctx, ptr: u32, statuses: &[host_mpi::Status], which: impl Iterator<Item = (usize, usize)>) -> MpiResult {
+    if ptr == abi::c::MPI_STATUSES_IGNORE as u32 {
+        return Ok(());
+    }
+    for (slot, i) in which {
+        cx.write_status(ptr + (slot * abi::STATUS_SIZE) as u32, &statuses[i])?;
+    }
+    Ok(())
+}
+
+fn statuses_scratch(cx: &mut Ctx, n: usize) -> Vec<host_mpi::Status> {
+    let mut s = std::mem::take(&mut cx.bridge.scratch_statuses);
+    s.clear();
+    s.resize_with(n, host_mpi::empty_status);
+    s
+}
+
+fn check_statuses_ptr(cx: &Ctx, ptr: u32, n: i32) -> MpiResult {
+    if ptr != abi::c::MPI_STATUSES_IGNORE as u32 {
+        cx.mem.range(ptr, n.max(0) as u64 * abi::STATUS_SIZE as u64)?;
+    }
+    Ok(())
+}
+
+pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Wait", WORLD, |cx| {
+        let h = cx.mem.read_i32(request)?;
+        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        cx.check_status_ptr(status)?;
+        let mut st = host_mpi::empty_status();
+        cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
+        completed(cx, request, h)?;
+        cx.write_status(status, &st)
+    })
+}
+
+pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Test", WORLD, |cx| {
+        let h = cx.mem.read_i32(request)?;
+        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        cx.mem.range(flag, 4)?;
+        cx.check_status_ptr(status)?;
+        let (mut f, mut st) = (0, host_mpi::empty_status());
+        cx.host(unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) })?;
+        cx.mem.write_i32(flag, f)?;
+        if f != 0 {
+            completed(cx, request, h)?;
+            cx.write_status(status, &st)?;
+        }
+        Ok(())
+    })
+}
+
+pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Request_get_status", WORLD, |cx| {
+        let r = if request == NULL { host_mpi::null_request() } else { cx.request(request)? };
+        cx.mem.range(flag, 4)?;
+        cx.check_status_ptr(status)?;
+        let (mut f, mut st) = (0, host_mpi::empty_status());
+        cx.host(unsafe { ffi::MPI_Request_get_status(r.0, &mut f, &mut st) })?;
+        cx.mem.write_i32(flag, f)?;
+        if f != 0 {
+            cx.write_status(status, &st)?;
+        }
+        Ok(())
+    })
+}
+
+pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Request_free", WORLD, |cx| {
+        let h = cx.mem.read_i32(request)?;
+        let mut r = cx.request(h)?;
+        cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
+        cx.bridge.requests.remove(h);
+        Ok(cx.mem.write_i32(request, NULL)?)
+    })
+}
+
+pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Start", WORLD, |cx| {
+        let h = cx.mem.read_i32(request)?;
+        let mut r = cx.request(h)?;
+        cx.host(unsafe { ffi::MPI_Start(&mut r.0) })
+    })
+}
+
+pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Startall", WORLD, |cx| {
+        let (handles, mut hosts) = load(cx, requests, count)?;
+        let rc = unsafe { ffi::MPI_Startall(count, hosts.as_mut_ptr() as *mut _) };
+        give_back(cx, handles, hosts);
+        cx.host(rc)
+    })
+}
+
+pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Waitall", WORLD, |cx| {
+        let (handles, mut hosts) = load(cx, requests, count)?;
+        check_statuses_ptr(cx, statuses, count)?;
+        let mut st = statuses_scratch(cx, count as usize);
+        let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr() as *mut _, st.as_mut_ptr()) };
+        // With MPI_ERR_IN_STATUS some requests completed and their statuses
+        // say which; the others stay pending.
+        let all_done = rc == host_mpi::SUCCESS;
+        let mut result = Ok(());
+        for (i, &h) in handles.iter().enumerate() {
+            if all_done || host_mpi::is_null_request(hosts[i]) {
+                result = result.and(completed(cx, requests + 4 * i as u32, h));
+            }
+        }
+        result = result.and(write_statuses(cx, statuses, &st, (0..count as usize).map(|i| (i, i))));
+        cx.bridge.scratch_statuses = st;
+        give_back(cx, handles, hosts);
+        result.and(cx.host(rc))
+    })
+}
+
+pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Testall", WORLD, |cx| {
+        let (handles, mut hosts) = load(cx, requests, count)?;
+        cx.mem.range(flag, 4)?;
+        check_statuses_ptr(cx, statuses, count)?;
+        let mut st = statuses_scratch(cx, count as usize);
+        let mut f = 0;
+        let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr() as *mut _, &mut f, st.as_mut_ptr()) };
+        let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
+        if f != 0 {
+            for (i, &h) in handles.iter().enumerate() {
+                result = result.and(completed(cx, requests + 4 * i as u32, h));
+            }
+            result = result.and(write_statuses(cx, statuses, &st, (0..count as usize).map(|i| (i, i))));
+        }
+        cx.bridge.scratch_statuses = st;
+        give_back(cx, handles, hosts);
+        result.and(cx.host(rc))
+    })
+}
+
+pub fn waitany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))
+}
+
+pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))
+}
+
+fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
+    let (handles, mut hosts) = load(cx, requests, count)?;
+    cx.mem.range(index, 4)?;
+    if let Some(f) = flag {
+        cx.mem.range(f, 4)?;
+    }
+    cx.check_status_ptr(status)?;
+    let (mut idx, mut f, mut st) = (0, 1, host_mpi::empty_status());
+    let rc = unsafe {
+        if wait {
+            ffi::MPI_Waitany(count, hosts.as_mut_ptr() as *mut _, &mut idx, &mut st)
+        } else {
+            ffi::MPI_Testany(count, hosts.as_mut_ptr() as *mut _, &mut idx, &mut f, &mut st)
+        }
+    };
+    let result = (|| {
+        cx.host(rc)?;
+        let idx = index_out(cx, idx);
+        cx.mem.write_i32(index, idx)?;
+        if let Some(p) = flag {
+            cx.mem.write_i32(p, f)?;
+        }
+        if f != 0 {
+            if idx != abi::c::MPI_UNDEFINED {
+                completed(cx, requests + 4 * idx as u32, handles[idx as usize])?;
+            }
+            cx.write_status(status, &st)?;
+        }
+        Ok(())
+    })();
+    give_back(cx, handles, hosts);
+    result
+}
+
+pub fn waitsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))
+}
+
+pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))
+}
+
+fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {
+    let (handles, mut hosts) = load(cx, requests, incount)?;
+    cx.mem.range(outcount, 4)?;
+    // the host writes the completed indices straight into the guest array
+    let idx = cx.int_array(indices, incount as i64)? as *mut i32;
+    check_statuses_ptr(cx, statuses, incount)?;
+    let mut st = statuses_scratch(cx, incount as usize);
+    let mut out = 0;
+    let rc = unsafe {
+        if wait {
+            ffi::MPI_Waitsome(incount, hosts.as_mut_ptr() as *mut _, &mut out, idx, st.as_mut_ptr())
+        } else {
+            ffi::MPI_Testsome(incount, hosts.as_mut_ptr() as *mut _, &mut out, idx, st.as_mut_ptr())
+        }
+    };
+    let result = (|| {
+        cx.host(rc)?;
+        let out = index_out(cx, out);
+        cx.mem.write_i32(outcount, out)?;
+        for slot in 0..out.max(0) as usize {
+            let i = unsafe { idx.add(slot).read_unaligned() } as usize;
+            if i >= handles.len() {
+                return Err(MpiError::new(abi::c::MPI_ERR_INTERN, "host returned an index out of range"));
+            }
+            completed(cx, requests + 4 * i as u32, handles[i])?;
+        }
+        write_statuses(cx, statuses, &st, (0..out.max(0) as usize).map(|s| (s, s)))
+    })();
+    cx.bridge.scratch_statuses = st;
+    give_back(cx, handles, hosts);
+    result
+}
