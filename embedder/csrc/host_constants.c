@@ -47,6 +47,7 @@ static const struct emb_named_int ints[] = {
     N(MPI_UNDEFINED), N(MPI_THREAD_SINGLE), N(MPI_THREAD_FUNNELED), N(MPI_THREAD_SERIALIZED),
     N(MPI_THREAD_MULTIPLE), N(MPI_MAX_PROCESSOR_NAME), N(MPI_MAX_ERROR_STRING),
     N(MPI_MAX_LIBRARY_VERSION_STRING), N(MPI_MAX_OBJECT_NAME), N(MPI_TAG_UB),
+    N(MPI_MAX_INFO_KEY), N(MPI_MAX_INFO_VAL),
     N(MPI_IDENT), N(MPI_CONGRUENT), N(MPI_SIMILAR), N(MPI_UNEQUAL),
     N(MPI_COMM_TYPE_SHARED), N(MPI_CART), N(MPI_GRAPH), N(MPI_DIST_GRAPH),
     /* error classes */
@@ -103,3 +104,6 @@ const char *emb_host_flavor(void) {
     return "";
 #endif
 }
+
+/* Handle constants rsmpi does not export. */
+MPI_Info emb_host_info_env(void) { return MPI_INFO_ENV; }

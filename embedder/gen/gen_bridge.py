@@ -30,11 +30,11 @@ Status_set_elements_x Status_set_cancelled""".split()
 COLL = """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv
 Reduce Allreduce Reduce_local Reduce_scatter Reduce_scatter_block Scan Exscan""".split()
 COLL += ["I" + c.lower() if c == "Barrier" else "I" + c.lower() for c in COLL if c != "Reduce_local"]
-COMM = """Comm_size Comm_rank Comm_group Comm_dup Comm_dup_with_info Comm_idup Comm_create
+COMM = """Comm_size Comm_group Comm_dup Comm_dup_with_info Comm_create
 Comm_create_group Comm_split Comm_split_type Comm_compare Comm_test_inter Comm_remote_size
 Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""".split()
 GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
-Group_intersection Group_difference Group_compare Group_translate_ranks""".split()
+Group_intersection Group_difference Group_compare""".split()
 
 FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP}
 
@@ -156,11 +156,13 @@ def gen_fn(f):
                 body.append(f"let {n}_ = {translate};")
             elif own:
                 dn = rust_ident(dt["name"])
-                body.append(f"let ({n}_, {dn}_) = if {n} == abi::c::MPI_IN_PLACE as u32 {{ (cx.in_place(), cx.null_datatype()) }} "
+                # arguments MPI ignores here are passed unchecked but harmless:
+                # an address inside the guest memory, the type if it is valid
+                body.append(f"let ({n}_, {dn}_) = if {n} == abi::c::MPI_IN_PLACE as u32 {{ (cx.in_place(), cx.datatype_or_null({dn})) }} "
                             f"else if {cond} {{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }} "
-                            f"else {{ (std::ptr::null_mut(), cx.null_datatype()) }};")
+                            f"else {{ (cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn})) }};")
             else:
-                body.append(f"let {n}_ = if {n} == abi::c::MPI_IN_PLACE as u32 {{ cx.in_place() }} else if {cond} {{ {translate} }} else {{ std::ptr::null_mut() }};")
+                body.append(f"let {n}_ = if {n} == abi::c::MPI_IN_PLACE as u32 {{ cx.in_place() }} else if {cond} {{ {translate} }} else {{ cx.mem.unchecked_empty({n}) }};")
             args.append(f"{n}_ as _")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
@@ -183,7 +185,8 @@ def gen_fn(f):
             body.append(f"let {n}_ = cx.tag({n}, {wild})?;")
             args.append(f"{n}_")
         elif k == "COMMUNICATOR" and d == "in":
-            args.append("comm_.host.0" if p is comm else f"cx.comm({n})?.host.0")
+            # a second communicator (peer_comm, comm2) may be MPI_COMM_NULL where MPI ignores it
+            args.append("comm_.host.0" if p is comm else f"cx.comm_or_null({n})?")
         elif k == "OPERATION" and d == "in":
             body.append(f"let {n}_ = cx.op({n})?;")
             args.append(f"{n}_.0")
@@ -223,8 +226,41 @@ def gen_fn(f):
             after.append(f"cx.write_int({n}, {n}_)?;")
         elif k in ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM") and d == "in":
             args.append(n)
-        elif k == "LOGICAL" and d == "in":
+        elif k in ("LOGICAL", "KEY", "ARRAY_LENGTH", "ARRAY_LENGTH_NNI") and d == "in" and not p["length"]:
             args.append(n)
+        elif k == "RANK" and d == "in" and p["length"]:
+            # rank lists (and [n][3] range triples) are ints: handed over in place
+            length = p["length"] if isinstance(p["length"], str) else "*".join(p["length"])
+            body.append(f"let {n}_ = cx.int_array({n}, ({length}) as i64)?;")
+            args.append(f"{n}_ as _")
+        elif k == "RANK" and d == "out" and not p["length"]:
+            body.append(f"cx.mem.range({n}, 4)?;")
+            body.append(f"let mut {n}_ = 0;")
+            args.append(f"&mut {n}_")
+            after.append(f"cx.write_rank({n}, {n}_)?;")
+        elif k in ("COMM_COMPARISON", "GROUP_COMPARISON") and d == "out":
+            body.append(f"cx.mem.range({n}, 4)?;")
+            body.append(f"let mut {n}_ = 0;")
+            args.append(f"&mut {n}_")
+            after.append(f"cx.write_comparison({n}, {n}_)?;")
+        elif k == "COLOR" and d == "in":
+            body.append(f"let {n}_ = cx.color({n});")
+            args.append(f"{n}_")
+        elif k == "SPLIT_TYPE" and d == "in":
+            body.append(f"let {n}_ = cx.split_type({n})?;")
+            args.append(f"{n}_")
+        elif k in ("GROUP", "INFO") and d == "in" and not p["length"]:
+            body.append(f"let {n}_ = cx.{k.lower()}({n})?;")
+            args.append(f"{n}_.0")
+        elif k in ("GROUP", "INFO", "COMMUNICATOR") and d == "out" and not p["length"]:
+            kind = k.lower()
+            body.append(f"cx.mem.range({n}, 4)?;")
+            body.append(f"let mut {n}_ = host_mpi::null_{kind}();")
+            args.append(f"&mut {n}_.0")
+            if k == "COMMUNICATOR":
+                after.append(f"cx.out_comm({n}, {n}_, {errcomm})?;")
+            else:
+                after.append(f"cx.out_{kind}({n}, {n}_)?;")
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"

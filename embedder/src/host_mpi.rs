@@ -33,6 +33,8 @@ host_handle!(
     Errhandler => ffi::MPI_Errhandler,
     Request => ffi::MPI_Request,
     Message => ffi::MPI_Message,
+    Group => ffi::MPI_Group,
+    Info => ffi::MPI_Info,
 );
 
 pub type Status = ffi::MPI_Status;
@@ -72,6 +74,7 @@ extern "C" {
     fn emb_host_ints(len: *mut usize) -> *const Named<c_int>;
     fn emb_host_ptrs(len: *mut usize) -> *const Named<*mut c_void>;
     fn emb_host_flavor() -> *const c_char;
+    fn emb_host_info_env() -> ffi::MPI_Info;
     fn emb_host_status_layout(size: *mut usize, source: *mut usize, tag: *mut usize, error: *mut usize);
 }
 
@@ -151,6 +154,26 @@ pub fn null_message() -> Message {
 
 pub fn message_no_proc() -> Message {
     Message(unsafe { ffi::RSMPI_MESSAGE_NO_PROC })
+}
+
+pub fn null_communicator() -> Comm {
+    Comm(unsafe { ffi::RSMPI_COMM_NULL })
+}
+
+pub fn null_group() -> Group {
+    Group(unsafe { ffi::RSMPI_GROUP_NULL })
+}
+
+pub fn group_empty() -> Group {
+    Group(unsafe { ffi::RSMPI_GROUP_EMPTY })
+}
+
+pub fn null_info() -> Info {
+    Info(unsafe { ffi::RSMPI_INFO_NULL })
+}
+
+pub fn info_env() -> Info {
+    Info(unsafe { emb_host_info_env() })
 }
 
 pub fn null_datatype() -> Datatype {

@@ -40,21 +40,35 @@ struct Specials {
 }
 
 /// A host request and what the guest handle must do when it completes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct RequestEntry {
     pub host: host_mpi::Request,
     /// Persistent requests stay allocated (inactive) after completion.
     pub persistent: bool,
+    /// MPI_Comm_idup: the host writes the new communicator here when the
+    /// request completes; the guest handle then points at it.
+    pub new_comm: Option<Box<(i32, host_mpi::Comm)>>,
+    /// Host arrays the operation reads until it completes (Ialltoallw types).
+    #[allow(dead_code)] // held, never read: it only has to live
+    pub keep: Option<Box<[host_mpi::Datatype]>>,
+}
+
+impl RequestEntry {
+    pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
+        Self { host, persistent, new_comm: None, keep: None }
+    }
 }
 
 pub struct Bridge {
     /// True between a successful MPI_Init and MPI_Finalize.
     ready: bool,
-    comms: Table<CommEntry>,
+    pub comms: Table<CommEntry>,
     datatypes: Table<DatatypeEntry>,
     ops: Table<host_mpi::Op>,
     pub requests: Table<RequestEntry>,
     messages: Table<host_mpi::Message>,
+    pub groups: Table<host_mpi::Group>,
+    pub infos: Table<host_mpi::Info>,
     /// Host address of MPI_IN_PLACE.
     in_place: usize,
     /// Scratch for request and status arrays (reused: no allocation per call
@@ -79,6 +93,8 @@ impl Bridge {
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
             requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
             messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),
+            groups: Table::new(abi::c::MPI_GROUP_NULL, 2),
+            infos: Table::new(abi::c::MPI_INFO_NULL, 2),
             in_place: 0,
             scratch_requests: Vec::new(),
             scratch_statuses: Vec::new(),
@@ -114,6 +130,9 @@ impl Bridge {
             }
         }
         self.messages.set_predefined(abi::c::MPI_MESSAGE_NO_PROC, host_mpi::message_no_proc());
+        self.groups.set_predefined(abi::c::MPI_GROUP_EMPTY, host_mpi::group_empty());
+        self.infos.set_predefined(abi::c::MPI_INFO_NULL, host_mpi::null_info());
+        self.infos.set_predefined(abi::c::MPI_INFO_ENV, host_mpi::info_env());
         self.in_place = host.ptrs["MPI_IN_PLACE"];
         self.specials = Specials {
             any_source: host.int("MPI_ANY_SOURCE"),
@@ -258,7 +277,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn rank_out(&self, rank: i32) -> i32 {
+    pub fn rank_out(&self, rank: i32) -> i32 {
         let s = &self.bridge.specials;
         match rank {
             r if r >= 0 => r,
@@ -298,6 +317,17 @@ impl Ctx<'_> {
 /// Translation helpers used by the generated functions (`generated.rs`) and
 /// the hand-written families.
 impl Ctx<'_> {
+    /// Checks `count` elements of `dt` that start `offset` bytes from `ptr`.
+    pub fn block(&self, ptr: u32, offset: i64, count: i64, dt: &DatatypeEntry) -> MpiResult {
+        datatype::check_count(count)?;
+        if count == 0 {
+            return Ok(());
+        }
+        let (lb, len) = dt.span(count).ok_or_else(|| MpiError::new(abi::c::MPI_ERR_COUNT, "buffer size overflows"))?;
+        self.mem.span(ptr, offset + lb, len)?;
+        Ok(())
+    }
+
     /// A v-collective buffer: rank i's block holds counts[i] elements at
     /// displs[i] extents from `ptr`; the whole hull of the blocks is checked.
     pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
@@ -384,9 +414,11 @@ impl Ctx<'_> {
         self.bridge.in_place as *mut u8
     }
 
+    /// A datatype argument MPI ignores at this rank: the host type if the
+    /// handle is valid (some MPIs check it anyway), else the null type.
     #[inline]
-    pub fn null_datatype(&self) -> host_mpi::ffi::MPI_Datatype {
-        host_mpi::null_datatype().0
+    pub fn datatype_or_null(&self, handle: i32) -> host_mpi::ffi::MPI_Datatype {
+        self.datatype(handle).map_or(host_mpi::null_datatype().0, |d| d.host.0)
     }
 
     #[inline]
@@ -431,7 +463,7 @@ impl Ctx<'_> {
         let handle = if host_mpi::is_null_request(host) {
             abi::c::MPI_REQUEST_NULL
         } else {
-            self.bridge.requests.insert(RequestEntry { host, persistent })
+            self.bridge.requests.insert(RequestEntry::new(host, persistent))
         };
         Ok(self.mem.write_i32(ptr, handle)?)
     }
@@ -490,5 +522,120 @@ impl Bridge {
 
     pub fn comm_errors_of(&self, comm: i32) -> Option<ErrorMode> {
         self.comms.get(comm).map(|c| c.errors)
+    }
+}
+
+/// Communicators, groups and infos made by the bridge.
+impl Ctx<'_> {
+    /// A communicator argument MPI may ignore (peer_comm at non-leaders):
+    /// MPI_COMM_NULL passes through as the host's.
+    pub fn comm_or_null(&self, handle: i32) -> MpiResult<host_mpi::ffi::MPI_Comm> {
+        if handle == abi::c::MPI_COMM_NULL {
+            return Ok(host_mpi::null_communicator().0);
+        }
+        Ok(self.comm(handle)?.host.0)
+    }
+
+    /// Records a new communicator (inheriting its parent's error handler,
+    /// as MPI does) and writes its guest handle; MPI_COMM_NULL stays null.
+    pub fn out_comm(&mut self, ptr: u32, host: host_mpi::Comm, parent: i32) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_communicator().0 {
+            abi::c::MPI_COMM_NULL
+        } else {
+            let errors = self.bridge.comm_errors_of(parent).unwrap_or(ErrorMode::Fatal);
+            self.bridge.comms.insert(CommEntry { host, errors })
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    pub fn group(&self, handle: i32) -> MpiResult<host_mpi::Group> {
+        self.require_running()?;
+        self.bridge
+            .groups
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_GROUP, format!("invalid group handle {handle:#x}")))
+    }
+
+    pub fn out_group(&mut self, ptr: u32, host: host_mpi::Group) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_group().0 {
+            abi::c::MPI_GROUP_NULL
+        } else if host.0 == host_mpi::group_empty().0 {
+            abi::c::MPI_GROUP_EMPTY
+        } else {
+            self.bridge.groups.insert(host)
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    pub fn info(&self, handle: i32) -> MpiResult<host_mpi::Info> {
+        self.require_running()?;
+        self.bridge
+            .infos
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_INFO, format!("invalid info handle {handle:#x}")))
+    }
+
+    pub fn out_info(&mut self, ptr: u32, host: host_mpi::Info) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_info().0 { abi::c::MPI_INFO_NULL } else { self.bridge.infos.insert(host) };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// A split color: MPI_UNDEFINED is the host's.
+    pub fn color(&self, color: i32) -> i32 {
+        if color == abi::c::MPI_UNDEFINED { self.undefined() } else { color }
+    }
+
+    pub fn split_type(&self, t: i32) -> MpiResult<i32> {
+        match t {
+            abi::c::MPI_COMM_TYPE_SHARED => Ok(host_mpi::constants().int("MPI_COMM_TYPE_SHARED")),
+            abi::c::MPI_UNDEFINED => Ok(self.undefined()),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("unsupported split type {t}"))),
+        }
+    }
+
+    /// A rank result: MPI_UNDEFINED and MPI_PROC_NULL become the guest's.
+    pub fn write_rank(&self, ptr: u32, rank: i32) -> MpiResult {
+        let r = if rank == self.undefined() { abi::c::MPI_UNDEFINED } else { self.rank_out(rank) };
+        Ok(self.mem.write_i32(ptr, r)?)
+    }
+
+    /// MPI_IDENT/CONGRUENT/SIMILAR/UNEQUAL, by name.
+    pub fn write_comparison(&self, ptr: u32, host_value: i32) -> MpiResult {
+        let host = host_mpi::constants();
+        let name = ["MPI_IDENT", "MPI_CONGRUENT", "MPI_SIMILAR", "MPI_UNEQUAL"]
+            .into_iter()
+            .find(|n| host.int(n) == host_value)
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_INTERN, format!("unknown comparison result {host_value}")))?;
+        Ok(self.mem.write_i32(ptr, abi::value_of(name).unwrap())?)
+    }
+}
+
+/// Strings.
+impl Ctx<'_> {
+    /// A NUL-terminated guest string of at most `max` bytes before the NUL.
+    pub fn cstr(&self, ptr: u32, max: usize) -> MpiResult<std::ffi::CString> {
+        let mut bytes = Vec::new();
+        for i in 0..=max as u32 {
+            let b = self.mem.range(ptr.wrapping_add(i), 1).map_err(MpiError::from)?;
+            let b = unsafe { *b };
+            if b == 0 {
+                return Ok(std::ffi::CString::new(bytes).expect("no interior NUL"));
+            }
+            bytes.push(b);
+        }
+        Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("string at {ptr:#x} is longer than {max} bytes")))
+    }
+
+    /// A NUL-terminated string of at most `max` bytes (terminator included)
+    /// and its length, as MPI's string outputs are.
+    pub fn write_string(&self, buf: u32, len: u32, text: &str, max: i32) -> MpiResult {
+        let mut bytes = text.as_bytes()[..text.len().min(max as usize - 1)].to_vec();
+        let n = bytes.len() as i32;
+        bytes.push(0);
+        self.mem.range(len, 4)?;
+        self.mem.write_bytes(buf, &bytes)?;
+        Ok(self.mem.write_i32(len, n)?)
     }
 }

@@ -123,19 +123,8 @@ pub fn get_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, subversion: u3
 pub fn get_library_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_library_version", WORLD, |cx| {
         let text = format!("mpi-wasm-embedder {} on {}", env!("CARGO_PKG_VERSION"), host_mpi::library_version());
-        write_string(cx, version, resultlen, &text, abi::c::MPI_MAX_LIBRARY_VERSION_STRING)
+        cx.write_string(version, resultlen, &text, abi::c::MPI_MAX_LIBRARY_VERSION_STRING)
     })
-}
-
-/// A NUL-terminated string of at most `max` bytes (terminator included)
-/// and its length, as MPI's string outputs are.
-fn write_string(cx: &super::context::Ctx, buf: u32, len: u32, text: &str, max: i32) -> super::errors::MpiResult {
-    let mut bytes = text.as_bytes()[..text.len().min(max as usize - 1)].to_vec();
-    let n = bytes.len() as i32;
-    bytes.push(0);
-    cx.mem.range(len, 4)?;
-    cx.mem.write_bytes(buf, &bytes)?;
-    Ok(cx.mem.write_i32(len, n)?)
 }
 
 pub fn wtick(_env: FunctionEnvMut<MpiEnv>) -> f64 {
@@ -161,7 +150,7 @@ pub fn error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string: u32
             _ if errorcode == 0 => "MPI_SUCCESS: no errors".to_string(),
             _ => format!("unknown error code {errorcode}"),
         };
-        write_string(cx, string, resultlen, &text, abi::c::MPI_MAX_ERROR_STRING)
+        cx.write_string(string, resultlen, &text, abi::c::MPI_MAX_ERROR_STRING)
     })
 }
 
@@ -211,4 +200,42 @@ pub fn buffer_detach(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u3
         cx.mem.write_i32(buffer_addr, guest as i32)?;
         Ok(cx.mem.write_i32(size, n)?)
     })
+}
+
+/// Memory for MPI comes from the guest's own allocator (its exported
+/// `malloc`), so it lies inside the sandbox like any other guest buffer.
+pub fn alloc_mem(mut env: FunctionEnvMut<MpiEnv>, size: i32, info: i32, baseptr: u32) -> Result<i32, Fatal> {
+    let malloc = env.data().guest_malloc();
+    let addr = match (&malloc, size) {
+        (Some(f), s) if s >= 0 => match f.call(&mut env, &[wasmer::Value::I32(s)]) {
+            Ok(v) => v.first().and_then(|v| v.i32()),
+            Err(e) => return Err(Fatal::Mpi { function: "MPI_Alloc_mem", class: abi::c::MPI_ERR_NO_MEM, detail: e.message() }),
+        },
+        _ => None,
+    };
+    call(&mut env, "MPI_Alloc_mem", WORLD, |cx| {
+        cx.info(info)?;
+        if size < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative size {size}")));
+        }
+        let Some(addr) = addr else {
+            return Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "the module exports no malloc (build it with wasm-mpicc)"));
+        };
+        if addr == 0 && size > 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, format!("guest malloc({size}) failed")));
+        }
+        Ok(cx.mem.write_i32(baseptr, addr)?)
+    })
+}
+
+pub fn free_mem(mut env: FunctionEnvMut<MpiEnv>, base: u32) -> Result<i32, Fatal> {
+    let Some(free) = env.data().guest_free() else {
+        return call(&mut env, "MPI_Free_mem", WORLD, |_| {
+            Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "the module exports no free (build it with wasm-mpicc)"))
+        });
+    };
+    if let Err(e) = free.call(&mut env, &[wasmer::Value::I32(base as i32)]) {
+        return Err(Fatal::Mpi { function: "MPI_Free_mem", class: abi::c::MPI_ERR_BASE, detail: e.message() });
+    }
+    Ok(abi::c::MPI_SUCCESS)
 }

@@ -442,7 +442,7 @@ pub fn mpi_bcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datat
         let comm_ = cx.comm(comm)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(datatype)) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast(buffer_ as _, count, datatype_, root_, comm_.host.0) })
     })
 }
@@ -453,8 +453,8 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Gather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -465,8 +465,8 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0) })
@@ -479,8 +479,8 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -491,10 +491,10 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
         let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -503,8 +503,8 @@ pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -513,8 +513,8 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0) })
@@ -525,8 +525,8 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     call(&mut env, "MPI_Alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -535,10 +535,10 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     call(&mut env, "MPI_Alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
         let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0) })
@@ -551,8 +551,8 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
@@ -562,8 +562,8 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     call(&mut env, "MPI_Allreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -572,8 +572,8 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
 pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u32, count: i32, datatype: i32, op: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_local", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
-        let inbuf_ = if inbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let inoutbuf_ = if inoutbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inoutbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let inbuf_ = if inbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(inbuf) };
+        let inoutbuf_ = if inoutbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inoutbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(inoutbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
     })
@@ -584,8 +584,8 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, cx.rank_in(comm_.host)?)? as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, cx.rank_in(comm_.host)?)? as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0) })
@@ -597,8 +597,8 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -608,8 +608,8 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
     call(&mut env, "MPI_Scan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -619,8 +619,8 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
     call(&mut env, "MPI_Exscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -642,7 +642,7 @@ pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, data
         let comm_ = cx.comm(comm)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(datatype)) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ibcast(buffer_ as _, count, datatype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -657,8 +657,8 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Igather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -673,8 +673,8 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -691,8 +691,8 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -707,10 +707,10 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let n = cx.peer_count(comm_.host)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
         let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -723,8 +723,8 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Iallgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -737,8 +737,8 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Iallgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -753,8 +753,8 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Ialltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -767,10 +767,10 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     call(&mut env, "MPI_Ialltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
         let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.null_datatype()) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (std::ptr::null_mut(), cx.null_datatype()) };
+        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -787,8 +787,8 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = cx.root_roles(comm_.host, root)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -802,8 +802,8 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
     call(&mut env, "MPI_Iallreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -818,8 +818,8 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, cx.rank_in(comm_.host)?)? as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, cx.rank_in(comm_.host)?)? as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -835,8 +835,8 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let comm_ = cx.comm(comm)?;
         let n = cx.peer_count(comm_.host)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -850,8 +850,8 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
     call(&mut env, "MPI_Iscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -865,8 +865,8 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
     call(&mut env, "MPI_Iexscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { std::ptr::null_mut() };
+        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
+        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -885,6 +885,101 @@ pub fn mpi_comm_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> R
         let mut size_: i32 = 0;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_size(comm_.host.0, &mut size_) })?;
         cx.write_int(size, size_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_group", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.mem.range(group, 4)?;
+        let mut group_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_group(comm_.host.0, &mut group_.0) })?;
+        cx.out_group(group, group_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_dup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_dup", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_dup(comm_.host.0, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_dup_with_info", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_dup_with_info(comm_.host.0, info_.0, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_create(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_create", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let group_ = cx.group(group)?;
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_create(comm_.host.0, group_.0, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_create_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, tag: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_create_group", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let group_ = cx.group(group)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_create_group(comm_.host.0, group_.0, tag_, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_split(mut env: FunctionEnvMut<MpiEnv>, comm: i32, color: i32, key: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_split", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let color_ = cx.color(color);
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_split(comm_.host.0, color_, key, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_split_type(mut env: FunctionEnvMut<MpiEnv>, comm: i32, split_type: i32, key: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_split_type", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let split_type_ = cx.split_type(split_type)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(newcomm, 4)?;
+        let mut newcomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_split_type(comm_.host.0, split_type_, key, info_.0, &mut newcomm_.0) })?;
+        cx.out_comm(newcomm, newcomm_, comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_compare(mut env: FunctionEnvMut<MpiEnv>, comm1: i32, comm2: i32, result: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_compare", comm1, |cx| {
+        let comm_ = cx.comm(comm1)?;
+        cx.mem.range(result, 4)?;
+        let mut result_ = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_compare(comm_.host.0, cx.comm_or_null(comm2)?, &mut result_) })?;
+        cx.write_comparison(result, result_)?;
         Ok(())
     })
 }
@@ -911,7 +1006,180 @@ pub fn mpi_comm_remote_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u3
     })
 }
 
+pub fn mpi_comm_remote_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_remote_group", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.mem.range(group, 4)?;
+        let mut group_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_remote_group(comm_.host.0, &mut group_.0) })?;
+        cx.out_group(group, group_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_intercomm_create(mut env: FunctionEnvMut<MpiEnv>, local_comm: i32, local_leader: i32, peer_comm: i32, remote_leader: i32, tag: i32, newintercomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Intercomm_create", local_comm, |cx| {
+        let comm_ = cx.comm(local_comm)?;
+        let local_leader_ = cx.rank(local_leader, false)?;
+        let remote_leader_ = cx.rank(remote_leader, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(newintercomm, 4)?;
+        let mut newintercomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Intercomm_create(comm_.host.0, local_leader_, cx.comm_or_null(peer_comm)?, remote_leader_, tag_, &mut newintercomm_.0) })?;
+        cx.out_comm(newintercomm, newintercomm_, local_comm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_intercomm_merge(mut env: FunctionEnvMut<MpiEnv>, intercomm: i32, high: i32, newintracomm: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Intercomm_merge", intercomm, |cx| {
+        let comm_ = cx.comm(intercomm)?;
+        cx.mem.range(newintracomm, 4)?;
+        let mut newintracomm_ = host_mpi::null_communicator();
+        cx.host(unsafe { host_mpi::ffi::MPI_Intercomm_merge(comm_.host.0, high, &mut newintracomm_.0) })?;
+        cx.out_comm(newintracomm, newintracomm_, intercomm)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_set_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_set_info", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let info_ = cx.info(info)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_set_info(comm_.host.0, info_.0) })
+    })
+}
+
+pub fn mpi_comm_get_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info_used: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_get_info", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.mem.range(info_used, 4)?;
+        let mut info_used_ = host_mpi::null_info();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_get_info(comm_.host.0, &mut info_used_.0) })?;
+        cx.out_info(info_used, info_used_)?;
+        Ok(())
+    })
+}
+
 // ---- group ----
+
+pub fn mpi_group_size(mut env: FunctionEnvMut<MpiEnv>, group: i32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_size", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        cx.mem.range(size, std::mem::size_of::<i32>() as u64)?;
+        let mut size_: i32 = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_size(group_.0, &mut size_) })?;
+        cx.write_int(size, size_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_rank(mut env: FunctionEnvMut<MpiEnv>, group: i32, rank: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_rank", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        cx.mem.range(rank, 4)?;
+        let mut rank_ = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_rank(group_.0, &mut rank_) })?;
+        cx.write_rank(rank, rank_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks: u32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_incl", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        let ranks_ = cx.int_array(ranks, (n) as i64)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_incl(group_.0, n, ranks_ as _, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks: u32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_excl", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        let ranks_ = cx.int_array(ranks, (n) as i64)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_excl(group_.0, n, ranks_ as _, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_range_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_range_incl", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        let ranges_ = cx.int_array(ranges, (n*3) as i64)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_range_incl(group_.0, n, ranges_ as _, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_range_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_range_excl", abi::c::MPI_COMM_WORLD, |cx| {
+        let group_ = cx.group(group)?;
+        let ranges_ = cx.int_array(ranges, (n*3) as i64)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_range_excl(group_.0, n, ranges_ as _, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_union(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_union", abi::c::MPI_COMM_WORLD, |cx| {
+        let group1_ = cx.group(group1)?;
+        let group2_ = cx.group(group2)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_union(group1_.0, group2_.0, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_intersection(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_intersection", abi::c::MPI_COMM_WORLD, |cx| {
+        let group1_ = cx.group(group1)?;
+        let group2_ = cx.group(group2)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_intersection(group1_.0, group2_.0, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_difference(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_difference", abi::c::MPI_COMM_WORLD, |cx| {
+        let group1_ = cx.group(group1)?;
+        let group2_ = cx.group(group2)?;
+        cx.mem.range(newgroup, 4)?;
+        let mut newgroup_ = host_mpi::null_group();
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_difference(group1_.0, group2_.0, &mut newgroup_.0) })?;
+        cx.out_group(newgroup, newgroup_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_group_compare(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, result: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_compare", abi::c::MPI_COMM_WORLD, |cx| {
+        let group1_ = cx.group(group1)?;
+        let group2_ = cx.group(group2)?;
+        cx.mem.range(result, 4)?;
+        let mut result_ = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_compare(group1_.0, group2_.0, &mut result_) })?;
+        cx.write_comparison(result, result_)?;
+        Ok(())
+    })
+}
 
 /// Every generated function, for registration and the inventory.
 pub const FUNCTIONS: &[(&str, fn(&mut wasmer::Store, &wasmer::FunctionEnv<MpiEnv>) -> wasmer::Function)] = &[
@@ -980,6 +1248,29 @@ pub const FUNCTIONS: &[(&str, fn(&mut wasmer::Store, &wasmer::FunctionEnv<MpiEnv
     ("MPI_Iscan", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_iscan)),
     ("MPI_Iexscan", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_iexscan)),
     ("MPI_Comm_size", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_size)),
+    ("MPI_Comm_group", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_group)),
+    ("MPI_Comm_dup", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_dup)),
+    ("MPI_Comm_dup_with_info", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_dup_with_info)),
+    ("MPI_Comm_create", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_create)),
+    ("MPI_Comm_create_group", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_create_group)),
+    ("MPI_Comm_split", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_split)),
+    ("MPI_Comm_split_type", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_split_type)),
+    ("MPI_Comm_compare", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_compare)),
     ("MPI_Comm_test_inter", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_test_inter)),
     ("MPI_Comm_remote_size", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_remote_size)),
+    ("MPI_Comm_remote_group", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_remote_group)),
+    ("MPI_Intercomm_create", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_intercomm_create)),
+    ("MPI_Intercomm_merge", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_intercomm_merge)),
+    ("MPI_Comm_set_info", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_set_info)),
+    ("MPI_Comm_get_info", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_comm_get_info)),
+    ("MPI_Group_size", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_size)),
+    ("MPI_Group_rank", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_rank)),
+    ("MPI_Group_incl", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_incl)),
+    ("MPI_Group_excl", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_excl)),
+    ("MPI_Group_range_incl", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_range_incl)),
+    ("MPI_Group_range_excl", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_range_excl)),
+    ("MPI_Group_union", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_union)),
+    ("MPI_Group_intersection", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_intersection)),
+    ("MPI_Group_difference", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_difference)),
+    ("MPI_Group_compare", |s, e| wasmer::Function::new_typed_with_env(s, e, mpi_group_compare)),
 ];

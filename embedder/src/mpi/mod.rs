@@ -6,12 +6,15 @@
 //! embedder does not implement still link (so the module instantiates) and
 //! end the job with a clear message if called.
 
+mod coll;
 mod comm;
 mod context;
 mod datatype;
 mod environment;
 mod errors;
 mod generated;
+mod group;
+mod info;
 mod request;
 mod status;
 
@@ -23,16 +26,30 @@ pub use errors::Fatal;
 /// State behind every MPI host function of one instance.
 pub struct MpiEnv {
     memory: Option<Memory>,
+    /// The guest's exported allocator, for MPI_Alloc_mem/MPI_Free_mem.
+    malloc: Option<Function>,
+    free: Option<Function>,
     bridge: Bridge,
 }
 
 impl MpiEnv {
     pub fn new() -> Self {
-        Self { memory: None, bridge: Bridge::new() }
+        Self { memory: None, malloc: None, free: None, bridge: Bridge::new() }
     }
 
-    pub fn set_memory(&mut self, memory: Memory) {
+    /// Connects the bridge to the instance's memory and allocator.
+    pub fn attach(&mut self, memory: Memory, malloc: Option<Function>, free: Option<Function>) {
         self.memory = Some(memory);
+        self.malloc = malloc;
+        self.free = free;
+    }
+
+    fn guest_malloc(&self) -> Option<Function> {
+        self.malloc.clone()
+    }
+
+    fn guest_free(&self) -> Option<Function> {
+        self.free.clone()
     }
 }
 
@@ -69,6 +86,25 @@ functions! {
     "MPI_Buffer_detach" => environment::buffer_detach,
     "MPI_Comm_rank" => comm::rank,
     "MPI_Comm_set_errhandler" => comm::set_errhandler,
+    "MPI_Comm_free" => comm::free,
+    "MPI_Comm_idup" => comm::idup,
+    "MPI_Comm_set_name" => comm::set_name,
+    "MPI_Comm_get_name" => comm::get_name,
+    "MPI_Group_free" => group::free,
+    "MPI_Info_create" => info::create,
+    "MPI_Info_dup" => info::dup,
+    "MPI_Info_free" => info::free,
+    "MPI_Info_set" => info::set,
+    "MPI_Info_get" => info::get,
+    "MPI_Info_delete" => info::delete,
+    "MPI_Info_get_valuelen" => info::get_valuelen,
+    "MPI_Info_get_nkeys" => info::get_nkeys,
+    "MPI_Info_get_nthkey" => info::get_nthkey,
+    "MPI_Alltoallw" => coll::alltoallw,
+    "MPI_Ialltoallw" => coll::ialltoallw,
+    "MPI_Alloc_mem" => environment::alloc_mem,
+    "MPI_Free_mem" => environment::free_mem,
+    "MPI_Group_translate_ranks" => group::translate_ranks,
     "MPI_Comm_get_errhandler" => comm::get_errhandler,
     "MPI_Wait" => request::wait,
     "MPI_Test" => request::test,

@@ -50,7 +50,14 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
         return Ok(());
     }
     if cx.bridge.requests.get(handle).is_some_and(|e| !e.persistent) {
-        cx.bridge.requests.remove(handle);
+        if let Some(entry) = cx.bridge.requests.remove(handle) {
+            if let Some(new_comm) = entry.new_comm {
+                let (guest, host) = *new_comm;
+                if let Some(c) = cx.bridge.comms.get_mut(guest) {
+                    c.host = host;
+                }
+            }
+        }
         cx.mem.write_i32(ptr, NULL)?;
     }
     Ok(())

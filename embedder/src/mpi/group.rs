@@ -1,0 +1,38 @@
+//! Groups (the rest is generated).
+use wasmer::FunctionEnvMut;
+
+use super::{context::call, errors::{Fatal, MpiError}, MpiEnv};
+use crate::{abi, host_mpi};
+
+pub fn free(mut env: FunctionEnvMut<MpiEnv>, group: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_free", abi::c::MPI_COMM_WORLD, |cx| {
+        let h = cx.mem.read_i32(group)?;
+        let mut g = cx.group(h)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_free(&mut g.0) })?;
+        if h != abi::c::MPI_GROUP_EMPTY {
+            cx.bridge.groups.remove(h);
+        }
+        Ok(cx.mem.write_i32(group, abi::c::MPI_GROUP_NULL)?)
+    })
+}
+
+/// Rank lists may hold MPI_PROC_NULL both ways, whose value differs
+/// between the guest and the host, so they are translated, not shared.
+pub fn translate_ranks(mut env: FunctionEnvMut<MpiEnv>, group1: i32, n: i32, ranks1: u32, group2: i32, ranks2: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Group_translate_ranks", abi::c::MPI_COMM_WORLD, |cx| {
+        let (g1, g2) = (cx.group(group1)?, cx.group(group2)?);
+        if n < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative count {n}")));
+        }
+        cx.mem.range(ranks2, n as u64 * 4)?;
+        let input = (0..n as u32)
+            .map(|i| cx.mem.read_i32(ranks1.wrapping_add(4 * i)).map_err(MpiError::from).and_then(|r| cx.rank(r, false)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out = vec![0; n as usize];
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_translate_ranks(g1.0, n, input.as_ptr() as _, g2.0, out.as_mut_ptr()) })?;
+        for (i, r) in out.into_iter().enumerate() {
+            cx.write_rank(ranks2 + 4 * i as u32, r)?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,125 @@
+//! Info objects: key/value strings copied across, handles in the bridge's
+//! info table.
+use wasmer::FunctionEnvMut;
+
+use super::{
+    context::{call, Ctx},
+    errors::{Fatal, MpiError, MpiResult},
+    MpiEnv,
+};
+use crate::{abi, host_mpi, host_mpi::ffi};
+
+const WORLD: i32 = abi::c::MPI_COMM_WORLD;
+const MAX_KEY: usize = abi::c::MPI_MAX_INFO_KEY as usize;
+const MAX_VAL: usize = abi::c::MPI_MAX_INFO_VAL as usize;
+
+fn key(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
+    cx.cstr(ptr, MAX_KEY).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_KEY, e.detail))
+}
+
+pub fn create(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_create", WORLD, |cx| {
+        cx.require_running()?;
+        cx.mem.range(info, 4)?;
+        let mut i = host_mpi::null_info();
+        cx.host(unsafe { ffi::MPI_Info_create(&mut i.0) })?;
+        cx.out_info(info, i)
+    })
+}
+
+pub fn dup(mut env: FunctionEnvMut<MpiEnv>, info: i32, newinfo: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_dup", WORLD, |cx| {
+        let i = cx.info(info)?;
+        cx.mem.range(newinfo, 4)?;
+        let mut n = host_mpi::null_info();
+        cx.host(unsafe { ffi::MPI_Info_dup(i.0, &mut n.0) })?;
+        cx.out_info(newinfo, n)
+    })
+}
+
+pub fn free(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_free", WORLD, |cx| {
+        let h = cx.mem.read_i32(info)?;
+        if h == abi::c::MPI_INFO_NULL || h == abi::c::MPI_INFO_ENV {
+            return Err(MpiError::new(abi::c::MPI_ERR_INFO, "predefined info objects cannot be freed"));
+        }
+        let mut i = cx.info(h)?;
+        cx.host(unsafe { ffi::MPI_Info_free(&mut i.0) })?;
+        cx.bridge.infos.remove(h);
+        Ok(cx.mem.write_i32(info, abi::c::MPI_INFO_NULL)?)
+    })
+}
+
+pub fn set(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, value: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_set", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let (k, v) = (key(cx, k)?, cx.cstr(value, MAX_VAL).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_VALUE, e.detail))?);
+        cx.host(unsafe { ffi::MPI_Info_set(i.0, k.as_ptr(), v.as_ptr()) })
+    })
+}
+
+pub fn delete(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_delete", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let k = key(cx, k)?;
+        cx.host(unsafe { ffi::MPI_Info_delete(i.0, k.as_ptr()) })
+    })
+}
+
+/// Copies at most `valuelen` characters and a terminator, as MPI does.
+pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_get", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let k = key(cx, k)?;
+        if valuelen < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative valuelen {valuelen}")));
+        }
+        cx.mem.range(flag, 4)?;
+        let mut buf = vec![0u8; valuelen as usize + 1];
+        let mut f = 0;
+        cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), valuelen, buf.as_mut_ptr() as *mut _, &mut f) })?;
+        if f != 0 {
+            let n = buf.iter().position(|&b| b == 0).unwrap_or(valuelen as usize);
+            cx.mem.write_bytes(value, &buf[..=n.min(valuelen as usize)])?;
+            if n >= valuelen as usize {
+                cx.mem.write_bytes(value + valuelen as u32, &[0])?;
+            }
+        }
+        Ok(cx.mem.write_i32(flag, f)?)
+    })
+}
+
+pub fn get_valuelen(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: u32, flag: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_get_valuelen", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let k = key(cx, k)?;
+        cx.mem.range(valuelen, 4)?;
+        cx.mem.range(flag, 4)?;
+        let (mut len, mut f) = (0, 0);
+        cx.host(unsafe { ffi::MPI_Info_get_valuelen(i.0, k.as_ptr(), &mut len, &mut f) })?;
+        if f != 0 {
+            cx.mem.write_i32(valuelen, len)?;
+        }
+        Ok(cx.mem.write_i32(flag, f)?)
+    })
+}
+
+pub fn get_nkeys(mut env: FunctionEnvMut<MpiEnv>, info: i32, nkeys: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_get_nkeys", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let mut n = 0;
+        cx.host(unsafe { ffi::MPI_Info_get_nkeys(i.0, &mut n) })?;
+        Ok(cx.mem.write_i32(nkeys, n)?)
+    })
+}
+
+pub fn get_nthkey(mut env: FunctionEnvMut<MpiEnv>, info: i32, n: i32, k: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_get_nthkey", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let mut buf = vec![0u8; host_mpi::constants().int("MPI_MAX_INFO_KEY").max(MAX_KEY as i32) as usize + 1];
+        cx.host(unsafe { ffi::MPI_Info_get_nthkey(i.0, n, buf.as_mut_ptr() as *mut _) })?;
+        let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1).min(MAX_KEY - 1);
+        cx.mem.write_bytes(k, &[&buf[..len], &[0]].concat())?;
+        Ok(())
+    })
+}
