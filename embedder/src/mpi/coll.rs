@@ -39,7 +39,7 @@ fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64) -> Mpi
 fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     let c = cx.comm(comm)?;
-    let n = cx.peer_count(c.host)?;
+    let n = c.peers;
     Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, n)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n)?))
 }
 

@@ -62,7 +62,7 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
         let c = cx.comm(comm)?;
         cx.mem.range(newcomm, 4)?;
         cx.mem.range(request, 4)?;
-        let guest = cx.bridge.comms.insert(CommEntry { host: host_mpi::null_communicator(), errors: c.errors });
+        let guest = cx.bridge.comms.insert(CommEntry::pending(c.errors));
         let mut slot = Box::new((guest, host_mpi::null_communicator()));
         let mut r = host_mpi::null_request();
         let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.1 .0, &mut r.0) };

@@ -26,6 +26,44 @@ pub enum ErrorMode {
 pub struct CommEntry {
     pub host: host_mpi::Comm,
     pub errors: ErrorMode,
+    /// Fixed for the communicator's life, cached so collectives need no
+    /// extra host calls: this rank, intercommunicator or not, and how many
+    /// ranks per-rank arrays hold (the remote group's size for an
+    /// intercommunicator).
+    pub rank: i32,
+    pub inter: bool,
+    pub peers: i64,
+}
+
+impl CommEntry {
+    /// An entry for a valid host communicator (queried once).
+    pub fn new(host: host_mpi::Comm, errors: ErrorMode) -> Self {
+        let (mut rank, mut inter, mut peers) = (0, 0, 0);
+        host_mpi::comm_rank(host, &mut rank);
+        host_mpi::comm_test_inter(host, &mut inter);
+        if inter != 0 {
+            host_mpi::comm_remote_size(host, &mut peers);
+        } else {
+            host_mpi::comm_size(host, &mut peers);
+        }
+        Self { host, errors, rank, inter: inter != 0, peers: peers as i64 }
+    }
+
+    /// A handle whose host communicator is filled in later (MPI_Comm_idup).
+    pub fn pending(errors: ErrorMode) -> Self {
+        Self { host: host_mpi::null_communicator(), errors, rank: 0, inter: false, peers: 0 }
+    }
+
+    /// Which arguments of a rooted collective MPI reads at this process:
+    /// (root-only ones, the others).
+    #[inline]
+    pub fn root_roles(&self, root: i32) -> (bool, bool) {
+        if self.inter {
+            let in_root_group = root == abi::c::MPI_ROOT || root == abi::c::MPI_PROC_NULL;
+            return (root == abi::c::MPI_ROOT, !in_root_group);
+        }
+        (self.rank == root, true)
+    }
 }
 
 /// Host values of the ranks and tags with special meaning, which differ
@@ -119,8 +157,8 @@ impl Bridge {
             // Errors come back to the bridge, which applies the guest's handler.
             self.check(host_mpi::comm_set_errhandler(comm, host.errors_return))?;
         }
-        self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry { host: host.comm_world, errors: ErrorMode::Fatal });
-        self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry { host: host.comm_self, errors: ErrorMode::Fatal });
+        self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry::new(host.comm_world, ErrorMode::Fatal));
+        self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry::new(host.comm_self, ErrorMode::Fatal));
         self.datatypes = datatype::predefined_table();
         for &(name, kind, value) in abi::c::ALL {
             if kind == "handle" && (abi::c::MPI_OP_NULL + 1..abi::c::MPI_OP_NULL + 0x20).contains(&value) {
@@ -376,34 +414,6 @@ impl Ctx<'_> {
         Ok(self.mem.read_i32(ptr.wrapping_add(4 * index as u32))?)
     }
 
-    /// This process's rank in `comm`.
-    pub fn rank_in(&self, comm: host_mpi::Comm) -> MpiResult<i32> {
-        let mut r = 0;
-        self.host(host_mpi::comm_rank(comm, &mut r))?;
-        Ok(r)
-    }
-
-    /// How many ranks a collective's per-rank arrays hold: the group's size,
-    /// or the remote group's for an intercommunicator.
-    pub fn peer_count(&self, comm: host_mpi::Comm) -> MpiResult<i64> {
-        let (mut inter, mut n) = (0, 0);
-        self.host(host_mpi::comm_test_inter(comm, &mut inter))?;
-        self.host(if inter != 0 { host_mpi::comm_remote_size(comm, &mut n) } else { host_mpi::comm_size(comm, &mut n) })?;
-        Ok(n as i64)
-    }
-
-    /// Which arguments of a rooted collective MPI reads at this process:
-    /// (root-only ones, the others).
-    pub fn root_roles(&self, comm: host_mpi::Comm, root: i32) -> MpiResult<(bool, bool)> {
-        let mut inter = 0;
-        self.host(host_mpi::comm_test_inter(comm, &mut inter))?;
-        if inter != 0 {
-            let in_root_group = root == abi::c::MPI_ROOT || root == abi::c::MPI_PROC_NULL;
-            return Ok((root == abi::c::MPI_ROOT, !in_root_group));
-        }
-        Ok((self.rank_in(comm)? == root, true))
-    }
-
     /// The host's MPI_UNDEFINED.
     pub fn undefined(&self) -> i32 {
         self.bridge.specials.undefined
@@ -543,7 +553,7 @@ impl Ctx<'_> {
             abi::c::MPI_COMM_NULL
         } else {
             let errors = self.bridge.comm_errors_of(parent).unwrap_or(ErrorMode::Fatal);
-            self.bridge.comms.insert(CommEntry { host, errors })
+            self.bridge.comms.insert(CommEntry::new(host, errors))
         };
         Ok(self.mem.write_i32(ptr, handle)?)
     }

@@ -54,7 +54,7 @@ impl MpiEnv {
 }
 
 /// A constructor of the host function for one MPI import.
-type Maker = fn(&mut Store, &FunctionEnv<MpiEnv>) -> Function;
+pub type Maker = fn(&mut Store, &FunctionEnv<MpiEnv>) -> Function;
 
 macro_rules! functions {
     ($($name:literal => $f:path),* $(,)?) => {

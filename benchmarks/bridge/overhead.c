@@ -1,0 +1,31 @@
+/* The cost the bridge adds per MPI call: a tight loop of MPI_Comm_rank and
+ * a 1-double MPI_Allreduce loop. Prints ns per call (minimum over repeats). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+    long n_rank = argc > 1 ? atol(argv[1]) : 10000000L, n_red = argc > 2 ? atol(argv[2]) : 200000L;
+    int rank, r = 0, repeats = 3;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    double best_rank = 1e30, best_red = 1e30, x = 1.0, y = 0;
+    for (int k = 0; k < repeats; k++) {
+        double t = MPI_Wtime();
+        for (long i = 0; i < n_rank; i++) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        t = MPI_Wtime() - t;
+        if (t < best_rank) best_rank = t;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t = MPI_Wtime();
+        for (long i = 0; i < n_red; i++) MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        t = MPI_Wtime() - t;
+        MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (t < best_red) best_red = t;
+    }
+    if (rank == 0) {
+        printf("comm_rank_ns %.2f\n", 1e9 * best_rank / n_rank);
+        printf("allreduce_1double_ns %.1f\n", 1e9 * best_red / n_red);
+    }
+    MPI_Finalize();
+    return r < 0;
+}
