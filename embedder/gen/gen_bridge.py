@@ -195,25 +195,22 @@ def gen_fn(f):
             body.append(f"let mut {n}_ = host_mpi::empty_status();")
             args.append(f"&mut {n}_")
             after.append(f"cx.write_status({n}, &{n}_)?;")
-        elif k == "STATUS" and d in ("in", "inout"):
-            body.append(f"let {'mut ' if d == 'inout' else ''}{n}_ = cx.read_status({n})?;")
-            args.append(f"&{'mut ' if d == 'inout' else ''}{n}_ as *{'mut' if d == 'inout' else 'const'} _ as *mut _" if d == "inout" else f"&{n}_")
-            if d == "inout":
-                after.append(f"cx.write_status({n}, &{n}_)?;")
+        elif k == "STATUS" and d == "in":
+            body.append(f"let {n}_ = cx.read_status({n})?;")
+            args.append(f"&{n}_")
+        elif k == "STATUS" and d == "inout":
+            body.append(f"let mut {n}_ = cx.read_status({n})?;")
+            args.append(f"&mut {n}_ as *mut _ as *mut _")
+            after.append(f"cx.write_status({n}, &{n}_)?;")
         elif k == "REQUEST" and d == "out":
-            body.append(f"cx.mem.range({n}, 4)?;")
-            body.append(f"let mut {n}_ = host_mpi::null_request();")
-            args.append(f"&mut {n}_.0")
-            after.append(f"cx.out_request({n}, {n}_, {'true' if f.short.endswith('_init') else 'false'})?;")
+            persistent = "true" if f.short.endswith("_init") else "false"
+            out_handle(body, args, after, n, "null_request", f"cx.out_request({n}, {n}_, {persistent})?;")
         elif k == "REQUEST" and d == "in":
             handle = f"cx.mem.read_i32({n})?" if p["wasm"] == "u32" else n
             body.append(f"let {n}_ = cx.request({handle})?;")
             args.append(f"&{n}_.0 as *const _ as *mut _")
         elif k == "MESSAGE" and d == "out":
-            body.append(f"cx.mem.range({n}, 4)?;")
-            body.append(f"let mut {n}_ = host_mpi::null_message();")
-            args.append(f"&mut {n}_.0")
-            after.append(f"cx.out_message({n}, {n}_)?;")
+            out_handle(body, args, after, n, "null_message", f"cx.out_message({n}, {n}_)?;")
         elif k == "MESSAGE" and d == "inout":
             body.append(f"let mut {n}_ = cx.message({n})?;")
             args.append(f"&mut {n}_.0")
@@ -254,13 +251,8 @@ def gen_fn(f):
             args.append(f"{n}_.0")
         elif k in ("GROUP", "INFO", "COMMUNICATOR") and d == "out" and not p["length"]:
             kind = k.lower()
-            body.append(f"cx.mem.range({n}, 4)?;")
-            body.append(f"let mut {n}_ = host_mpi::null_{kind}();")
-            args.append(f"&mut {n}_.0")
-            if k == "COMMUNICATOR":
-                after.append(f"cx.out_comm({n}, {n}_, {errcomm})?;")
-            else:
-                after.append(f"cx.out_{kind}({n}, {n}_)?;")
+            finish = f"cx.out_comm({n}, {n}_, {errcomm})?;" if k == "COMMUNICATOR" else f"cx.out_{kind}({n}, {n}_)?;"
+            out_handle(body, args, after, n, f"null_{kind}", finish)
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
@@ -276,6 +268,15 @@ def gen_fn(f):
     lines.append("    })")
     lines.append("}")
     return "\n".join(lines)
+
+
+def out_handle(body, args, after, n, null, finish):
+    """A handle the host creates: check the guest slot first, let the host
+    write a local, then record it and write the guest handle."""
+    body.append(f"cx.mem.range({n}, 4)?;")
+    body.append(f"let mut {n}_ = host_mpi::{null}();")
+    args.append(f"&mut {n}_.0")
+    after.append(finish)
 
 
 def significance(f, p, rooted):
