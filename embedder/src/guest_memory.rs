@@ -5,17 +5,19 @@
 //! pointer is an offset from its base and stays valid across `memory.grow`.
 //! Every range handed to the host is checked in full against the memory's
 //! current size, with 64-bit arithmetic so `ptr + len` cannot wrap.
+//! A wasm memory never shrinks, so a range inside the last size seen is
+//! inside the current memory: the size is cached across calls and re-read
+//! only when a range does not fit it.
 //! Wasmer's `WasmPtr::deref` is not used: it rounds pointers down to the
 //! type's alignment and checks only `size_of::<T>()` bytes.
-use std::fmt;
+use std::{cell::Cell, fmt};
 
-use wasmer::MemoryView;
-
-/// The guest memory's base and current size, read once per host call.
-#[derive(Clone, Copy)]
-pub struct GuestMemory {
+/// The guest memory's base and a size it has at least.
+pub struct GuestMemory<'a> {
     base: *mut u8,
-    size: u64,
+    size: Cell<u64>,
+    /// Reads the memory's current size (it may have grown).
+    current: Option<&'a dyn Fn() -> u64>,
 }
 
 /// A guest range `[start, start + len)` that does not lie inside the memory.
@@ -39,16 +41,24 @@ impl fmt::Display for OutOfBounds {
     }
 }
 
-impl GuestMemory {
-    pub fn new(view: &MemoryView) -> Self {
-        Self { base: view.data_ptr(), size: view.data_size() }
+impl<'a> GuestMemory<'a> {
+    /// # Safety
+    /// `base` must be the memory's (fixed) base, `known_size` a size it has
+    /// had, and `current` must return its current size.
+    pub unsafe fn new(base: *mut u8, known_size: u64, current: &'a dyn Fn() -> u64) -> Self {
+        Self { base, size: Cell::new(known_size), current: Some(current) }
     }
 
     /// # Safety
     /// `base` must be valid for reads and writes of `size` bytes.
     #[cfg(test)]
     pub unsafe fn from_raw(base: *mut u8, size: u64) -> Self {
-        Self { base, size }
+        Self { base, size: Cell::new(size), current: None }
+    }
+
+    /// The largest size seen (to carry over to the next call).
+    pub fn known_size(&self) -> u64 {
+        self.size.get()
     }
 
     /// The host address of guest bytes `[ptr, ptr + len)`, all of them checked.
@@ -63,9 +73,14 @@ impl GuestMemory {
     #[inline]
     pub fn span(&self, ptr: u32, lb: i64, len: u64) -> Result<*mut u8, OutOfBounds> {
         let start = ptr as i64 + lb; // |lb| < 2^63 - 2^32: no overflow for real extents
-        let in_bounds = start >= 0 && (start as u64).checked_add(len).is_some_and(|end| end <= self.size);
-        if !in_bounds {
-            return Err(OutOfBounds { start, len, size: self.size });
+        let fits = |size: u64| start >= 0 && (start as u64).checked_add(len).is_some_and(|end| end <= size);
+        if !fits(self.size.get()) {
+            if let Some(current) = self.current {
+                self.size.set(current()); // the memory may have grown since
+            }
+            if !fits(self.size.get()) {
+                return Err(OutOfBounds { start, len, size: self.size.get() });
+            }
         }
         // In bounds, so `ptr` itself lies inside the reservation (or at its end
         // when lb > 0 only reaches forward); wrapping_add never leaves it.
@@ -76,7 +91,7 @@ impl GuestMemory {
     /// fine for MPI, but the address we hand over stays inside the memory.
     #[inline]
     pub fn unchecked_empty(&self, ptr: u32) -> *mut u8 {
-        self.base.wrapping_add((ptr as u64).min(self.size) as usize)
+        self.base.wrapping_add((ptr as u64).min(self.size.get()) as usize)
     }
 
     #[allow(dead_code)] // the bridge families that read guest ints (arrays, counts)
@@ -146,6 +161,19 @@ mod tests {
         assert!(m.range(u32::MAX, 1).is_err());
         assert!(m.range(8, u64::MAX).is_err());
         assert!(m.range(0, u32::MAX as u64 + 1).is_err());
+    }
+
+    #[test]
+    fn a_grown_memory_is_noticed_when_a_range_does_not_fit_the_known_size() {
+        let mut buf = vec![0u8; 2 * SIZE];
+        let current_size = std::cell::Cell::new(SIZE as u64);
+        let current = || current_size.get();
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        assert!(m.range(SIZE as u32, 8).is_err(), "not grown yet");
+        current_size.set(2 * SIZE as u64); // memory.grow
+        assert!(m.range(SIZE as u32, 8).is_ok());
+        assert_eq!(m.known_size(), 2 * SIZE as u64);
+        assert!(m.range((2 * SIZE - 4) as u32, 8).is_err());
     }
 
     #[test]

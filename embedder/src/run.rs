@@ -64,7 +64,8 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
         bail!("the module's memory would not be static; outstanding MPI operations need memory that never moves");
     }
     let (malloc, free) = (instance.exports.get_function("malloc").ok().cloned(), instance.exports.get_function("free").ok().cloned());
-    mpi_env.as_mut(&mut store).attach(memory, malloc, free);
+    let base = memory.view(&store).data_ptr();
+    mpi_env.as_mut(&mut store).attach(memory, base, malloc, free);
     let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;
     let inst_seconds = t_inst.elapsed().as_secs_f64();
 

@@ -214,7 +214,7 @@ impl Bridge {
 
 /// The context of one MPI host call.
 pub struct Ctx<'a> {
-    pub mem: GuestMemory,
+    pub mem: GuestMemory<'a>,
     pub bridge: &'a mut Bridge,
 }
 
@@ -229,12 +229,17 @@ pub fn call(
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     let (data, store) = env.data_and_store_mut();
-    let Some(memory) = data.memory.as_ref() else {
+    let MpiEnv { memory, base, known_size, bridge, .. } = data;
+    let Some(memory) = memory.as_ref() else {
         return Err(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() });
     };
-    let mem = GuestMemory::new(&memory.view(&store));
-    let mut cx = Ctx { mem, bridge: &mut data.bridge };
-    match body(&mut cx) {
+    let current = || memory.view(&store).data_size();
+    // Safety: static memory never moves from `base`, and never shrinks.
+    let mem = unsafe { GuestMemory::new(*base, *known_size, &current) };
+    let mut cx = Ctx { mem, bridge };
+    let result = body(&mut cx);
+    *known_size = cx.mem.known_size();
+    match result {
         Ok(()) => Ok(abi::c::MPI_SUCCESS),
         Err(e) => match cx.bridge.comm_errors(comm) {
             ErrorMode::Return => Ok(e.class),

@@ -26,20 +26,29 @@ pub use errors::Fatal;
 /// State behind every MPI host function of one instance.
 pub struct MpiEnv {
     memory: Option<Memory>,
+    /// The memory's base (fixed: static memory) and the largest size seen.
+    base: *mut u8,
+    known_size: u64,
     /// The guest's exported allocator, for MPI_Alloc_mem/MPI_Free_mem.
     malloc: Option<Function>,
     free: Option<Function>,
     bridge: Bridge,
 }
 
+// Safety: `base` points into the instance's linear memory, which lives as
+// long as the store that owns this environment; each rank runs its guest on
+// one thread.
+unsafe impl Send for MpiEnv {}
+
 impl MpiEnv {
     pub fn new() -> Self {
-        Self { memory: None, malloc: None, free: None, bridge: Bridge::new() }
+        Self { memory: None, base: std::ptr::null_mut(), known_size: 0, malloc: None, free: None, bridge: Bridge::new() }
     }
 
     /// Connects the bridge to the instance's memory and allocator.
-    pub fn attach(&mut self, memory: Memory, malloc: Option<Function>, free: Option<Function>) {
+    pub fn attach(&mut self, memory: Memory, base: *mut u8, malloc: Option<Function>, free: Option<Function>) {
         self.memory = Some(memory);
+        self.base = base;
         self.malloc = malloc;
         self.free = free;
     }
