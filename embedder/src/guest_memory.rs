@@ -119,7 +119,7 @@ mod tests {
 
     const SIZE: usize = 64 * 1024;
 
-    fn mem(buf: &mut Vec<u8>) -> GuestMemory {
+    fn mem(buf: &mut Vec<u8>) -> GuestMemory<'static> {
         unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), buf.len() as u64) }
     }
 
