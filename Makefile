@@ -1,5 +1,6 @@
 # make demo   set up, build, compile examples/*.c to wasm, run them on 4 ranks
 # make test   set up, build, run the unit and end-to-end tests
+# make bench  native vs wasm benchmarks, tidy CSVs, plots and a report (RANKS=1,2 REPS=3)
 # MPI=mpich   use MPICH instead of OpenMPI (the embedder is rebuilt against it)
 
 MPI ?= openmpi
@@ -17,7 +18,10 @@ EMBEDDER := target/release/embedder
 WASM_MPICC := toolchain/bin/wasm-mpicc
 EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 
-.PHONY: all setup build examples demo test unit e2e clean
+RANKS ?= 1,2
+REPS ?= 3
+
+.PHONY: all setup build examples demo test unit e2e bench clean
 
 all: build examples
 
@@ -49,6 +53,11 @@ e2e: build
 	python3 -m pytest -q tests
 
 test: unit e2e
+
+# native vs wasm, interleaved; results/<timestamp>/ with CSVs, plots and report.md
+bench: build
+	python3 benchmarks/run.py --ranks $(RANKS) --reps $(REPS) --out results
+	python3 plots/plot.py "$$(ls -d results/*/ | grep -v reference | sort | tail -n 1)"
 
 clean:
 	cargo clean

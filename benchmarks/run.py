@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Benchmark runner: IMB-style and HPCG-style, native vs wasm, plus compiler
+backends, start-up costs and binary sizes. Writes tidy CSVs for plots/plot.py.
+
+    python3 benchmarks/run.py [--ranks 1,2] [--reps 3] [--quick] [--out results/]
+
+Builds imb and hpcg natively (mpicc) and to wasm (wasm-mpicc), -O3 both, plus
+an HPCG module without SIMD for the Singlepass backend. Then, for every rank
+count and repetition, runs native and wasm interleaved (imb native, imb wasm,
+hpcg native, hpcg wasm), on the LLVM backend with a warm cache. Then one
+single-rank HPCG per backend on a cold cache (compile time and GFLOP/s), and
+start-up runs (cold compile, cached start, N ranks starting on a cold cache).
+
+Output, in OUT/<UTC timestamp>/: raw/ (every stdout and stderr), runs.csv (one
+row per program run), imb.csv, hpcg.csv, backends.csv, sizes.csv, startup.csv,
+meta.json. The CSVs are derived from raw/ + runs.csv only (tables_from_raw), so
+they can be rebuilt after a parser change. Exit status 1 if any run failed or
+any HPCG validation failed.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from parse import IMB_BENCHMARKS, IMB_PAIR, parse_compile, parse_hpcg, parse_imb, parse_timings  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EMBEDDER = ROOT / "target" / "release" / "embedder"
+WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
+IMB_SRC = [ROOT / "benchmarks" / "imb" / "imb.c"]
+HPCG_SRC = [ROOT / "benchmarks" / "hpcg" / f for f in ("hpcg.c", "geometry.c", "kernels.c", "cg.c")]
+
+CFLAGS = ["-O3"]
+WASM_CFLAGS = ["-O3"]
+NOSIMD_FLAGS = ["-mno-simd128"]
+BACKENDS = ["llvm", "cranelift", "singlepass"]
+
+# Default and --quick program arguments. IMB: its own defaults (iter 1000, 40 MiB
+# per sample, sizes 0 and 2^0..2^22) except the per-sample time budget (IMB: 10 s).
+IMB_ARGS = "-msglog 0:22 -time 1"
+IMB_ARGS_QUICK = "-msglog 0:4 -iter 20 -time 0.05"
+HPCG_ARGS = "--nx 32 --ny 32 --nz 32 --rt 10"
+HPCG_ARGS_QUICK = "--nx 16 --ny 16 --nz 16 --iters 1"
+# Start-up runs: the programs with almost no work, so the wall time is start-up.
+STARTUP_ARGS = {"imb": "-msglog 0:0 -iter 1 -time 0.01 Barrier", "hpcg": "--nx 8 --ny 8 --nz 8 --iters 1"}
+
+RUN_FIELDS = ["seq", "phase", "program", "kind", "backend", "module", "cache", "ranks", "rep",
+              "rc", "wall_s", "stdout", "stderr", "cmd"]
+IMB_FIELDS = ["ranks", "rep", "kind", "backend", "benchmark", "processes", "bytes", "repetitions",
+              "t_min", "t_max", "t_avg", "mbytes_per_sec"]
+HPCG_FIELDS = ["ranks", "rep", "kind", "backend", "gflops", "gbs", "time_s", "sets", "local",
+               "procgrid", "global", "validation", "checks_failed", "rc", "wall_s", "load_s", "run_s"]
+BACKEND_FIELDS = ["backend", "module", "simd", "rep", "compile_s", "cache", "instantiate_s",
+                  "gflops", "validation", "rc", "wall_s"]
+STARTUP_FIELDS = ["program", "mode", "ranks", "rep", "wall_s", "load_s", "caches",
+                  "instantiate_s", "run_s", "rc"]
+SIZE_FIELDS = ["program", "native_dynamic_bytes", "native_static_bytes", "wasm_bytes",
+               "wasm_nosimd_bytes"]
+
+
+def int_list(text):
+    values = [int(v) for v in text.split(",") if v.strip()]
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError("a comma-separated list of positive integers")
+    return values
+
+
+def first_line(cmd):
+    """First non-empty output line of a version command, or an error note."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        lines = [line.strip() for line in (p.stdout + p.stderr).splitlines() if line.strip()]
+        return lines[0] if lines else ""
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"unavailable ({e})"
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+class Runner:
+    """Runs commands, saves their output under raw/, and logs them in runs.csv."""
+
+    def __init__(self, out, args):
+        self.out = out
+        self.raw = out / "raw"
+        self.raw.mkdir(parents=True)
+        self.args = args
+        self.seq = 0
+        self.rows = []
+        self.failures = []
+        self.mpirun_opts = ["--allow-run-as-root", "--oversubscribe"] if "openmpi" in Path(args.mpirun).name else []
+
+    def mpi(self, ranks, *cmd):
+        return [self.args.mpirun, *self.mpirun_opts, *shlex.split(self.args.mpirun_args),
+                "-np", str(ranks), *map(str, cmd)]
+
+    def run(self, cmd, phase, program, kind, ranks="", rep="", backend="", module="", cache=""):
+        """Run cmd, save its stdout/stderr, log it; a non-zero exit is a failure."""
+        self.seq += 1
+        cmd = [str(c) for c in cmd]
+        parts = [f"{self.seq:03d}", phase, program, kind]
+        parts += [p for p in (backend, module.replace(".wasm", "") if module else "", cache) if p]
+        if ranks != "":
+            parts.append(f"np{ranks}")
+        if rep != "":
+            parts.append(f"rep{rep}")
+        stem = "_".join(parts)
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=self.args.timeout)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the process group of this mpirun only
+            stdout, stderr = proc.communicate()
+            stderr += f"\nrun.py: timed out after {self.args.timeout} s\n"
+            rc = -9
+        wall = time.perf_counter() - t0
+        (self.raw / f"{stem}.stdout").write_text(stdout)
+        (self.raw / f"{stem}.stderr").write_text(stderr)
+        row = {"seq": self.seq, "phase": phase, "program": program, "kind": kind, "backend": backend,
+               "module": module, "cache": cache, "ranks": ranks, "rep": rep, "rc": rc,
+               "wall_s": f"{wall:.4f}", "stdout": f"raw/{stem}.stdout",
+               "stderr": f"raw/{stem}.stderr", "cmd": shlex.join(cmd)}
+        self.rows.append(row)
+        status = "ok" if rc == 0 else f"EXIT {rc}"
+        if rc != 0:
+            self.failures.append(f"{stem}: exit {rc} (see raw/{stem}.stderr)")
+        print(f"  [{self.seq:3d}] {stem:<48} {wall:7.2f} s  {status}", flush=True)
+        return row, stdout, stderr
+
+    def write_runs(self):
+        write_csv(self.out / "runs.csv", RUN_FIELDS, self.rows)
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in fields})
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+# ---------------------------------------------------------------------------
+# Tidy tables from raw/ + runs.csv
+
+
+def _max(values):
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
+
+
+def tables_from_raw(out):
+    """(Re)write imb.csv, hpcg.csv, backends.csv and startup.csv in `out` from
+    runs.csv and the raw/ files it names. Returns (tables, problems): tables is
+    {name: rows}; problems lists runs whose output could not be used (HPCG
+    result missing or validation failed, unparseable IMB output)."""
+    out = Path(out)
+    runs = read_csv(out / "runs.csv")
+    imb, hpcg, backends, startup, problems = [], [], [], [], []
+    for r in runs:
+        stdout = (out / r["stdout"]).read_text()
+        stderr = (out / r["stderr"]).read_text()
+        rc = int(r["rc"])
+        timings = parse_timings(stderr)
+        if r["kind"] == "compile":  # `embedder compile`: its one line per module, as timings
+            timings = [{"load_s": c["seconds"], "run_s": None, "instantiate_s": None, "cache": c["cache"]}
+                       for c in parse_compile(stderr)]
+        load = _max(t["load_s"] for t in timings)
+        run_s = _max(t["run_s"] for t in timings)
+        inst = _max(t["instantiate_s"] for t in timings)
+        labels = {"ranks": r["ranks"], "rep": r["rep"], "kind": r["kind"], "backend": r["backend"]}
+        if r["phase"] == "main" and r["program"] == "imb":
+            if rc != 0:
+                continue
+            try:
+                rows = parse_imb(stdout)
+            except ValueError as e:
+                problems.append(f"{r['stdout']}: {e}")
+                continue
+            if not rows:
+                problems.append(f"{r['stdout']}: no IMB table")
+            imb += [{**labels, **row} for row in rows]
+        elif r["phase"] in ("main", "backends") and r["program"] == "hpcg":
+            try:
+                res = parse_hpcg(stdout)
+            except ValueError as e:
+                problems.append(f"{r['stdout']}: {e}")
+                continue
+            if res["validation"] != "PASSED":
+                problems.append(f"{r['stdout']}: HPCG validation {res['validation']}")
+            failed = sorted(k for k, v in res["checks"].items() if v != "PASSED")
+            if r["phase"] == "main":
+                hpcg.append({**labels, **res, "checks_failed": " ".join(failed), "rc": rc,
+                             "wall_s": r["wall_s"], "load_s": load, "run_s": run_s})
+            else:
+                backends.append({"backend": r["backend"], "module": r["module"],
+                                 "simd": "no" if "nosimd" in r["module"] else "yes",
+                                 "rep": r["rep"], "compile_s": load,
+                                 "cache": " ".join(sorted({t["cache"] for t in timings})),
+                                 "instantiate_s": inst, "gflops": res["gflops"],
+                                 "validation": res["validation"], "rc": rc, "wall_s": r["wall_s"]})
+        elif r["phase"] == "startup":
+            startup.append({"program": r["program"], "mode": r["kind"], "ranks": r["ranks"],
+                            "rep": r["rep"], "wall_s": r["wall_s"], "load_s": load,
+                            "caches": " ".join(sorted({t["cache"] for t in timings})),
+                            "instantiate_s": inst, "run_s": run_s, "rc": rc})
+    write_csv(out / "imb.csv", IMB_FIELDS, imb)
+    write_csv(out / "hpcg.csv", HPCG_FIELDS, hpcg)
+    write_csv(out / "backends.csv", BACKEND_FIELDS, backends)
+    write_csv(out / "startup.csv", STARTUP_FIELDS, startup)
+    return {"imb": imb, "hpcg": hpcg, "backends": backends, "startup": startup}, problems
+
+
+# ---------------------------------------------------------------------------
+# Phases
+
+
+def build(out, args, meta):
+    """Compile the programs into out/build; returns {name: path}; sizes.csv."""
+    bdir = out / "build"
+    bdir.mkdir()
+    logs = []
+    p = {}
+
+    def cc(target, compiler, flags, sources, required=True):
+        cmd = [str(compiler), *flags, "-o", str(bdir / target), *map(str, sources), "-lm"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        logs.append({"cmd": shlex.join(cmd), "rc": r.returncode, "stderr": r.stderr.strip()[-2000:]})
+        if r.returncode != 0:
+            if required:
+                sys.exit(f"run.py: build failed: {shlex.join(cmd)}\n{r.stderr}")
+            return None
+        return bdir / target
+
+    std = ["-std=c99"]
+    for name, src in (("imb", IMB_SRC), ("hpcg", HPCG_SRC)):
+        p[name] = cc(name, args.mpicc, std + CFLAGS, src)
+        p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
+        p[name + "-static"] = cc(name + "-static", args.mpicc, std + CFLAGS + ["-static"], src, required=False)
+    p["hpcg-nosimd.wasm"] = cc("hpcg-nosimd.wasm", WASM_MPICC, std + WASM_CFLAGS + NOSIMD_FLAGS, HPCG_SRC)
+    meta["builds"] = logs
+    static_errors = [log for log in logs if "-static" in log["cmd"] and log["rc"] != 0]
+    meta["static_link"] = "ok"
+    if static_errors:  # e.g. no libmpi.a: the native static size stays empty
+        lines = static_errors[0]["stderr"].splitlines()
+        meta["static_link"] = "failed: " + (lines[0] if lines else f"exit {static_errors[0]['rc']}")
+
+    def size(key):
+        return os.path.getsize(p[key]) if p.get(key) else ""
+
+    write_csv(out / "sizes.csv", SIZE_FIELDS, [
+        {"program": "imb", "native_dynamic_bytes": size("imb"), "native_static_bytes": size("imb-static"),
+         "wasm_bytes": size("imb.wasm"), "wasm_nosimd_bytes": ""},
+        {"program": "hpcg", "native_dynamic_bytes": size("hpcg"), "native_static_bytes": size("hpcg-static"),
+         "wasm_bytes": size("hpcg.wasm"), "wasm_nosimd_bytes": size("hpcg-nosimd.wasm")},
+    ])
+    return p
+
+
+def imb_args_for(ranks, all_ranks, base):
+    """IMB arguments for one launch: only tables for `ranks` processes
+    (-npmin ranks); PingPong/PingPing (2 active processes) only in the
+    launch with the smallest rank count >= 2, so idle ranks never wait
+    in a barrier beside them."""
+    pair_at = min([r for r in all_ranks if r >= 2], default=None)
+    names = [b for b in IMB_BENCHMARKS if b not in IMB_PAIR or ranks == pair_at]
+    return ["-npmin", str(ranks), *shlex.split(base), *names]
+
+
+def main_phase(run, bins, args, warm_cache):
+    emb = [EMBEDDER, "--backend", "llvm", "--cache-dir", warm_cache, "--timings"]
+    hpcg_args = shlex.split(args.hpcg_args)
+    for ranks in args.ranks:
+        imb_args = imb_args_for(ranks, args.ranks, args.imb_args)
+        for rep in range(1, args.reps + 1):
+            for program, pargs in (("imb", imb_args), ("hpcg", hpcg_args)):
+                run.run(run.mpi(ranks, bins[program], *pargs), "main", program, "native", ranks, rep)
+                run.run(run.mpi(ranks, *emb, bins[program + ".wasm"], *pargs), "main", program, "wasm",
+                        ranks, rep, backend="llvm", module=program + ".wasm", cache="warm")
+
+
+def backends_phase(run, bins, args, tmp):
+    combos = [(b, m) for b in args.backends for m in ("hpcg.wasm", "hpcg-nosimd.wasm")
+              if not (b == "singlepass" and m == "hpcg.wasm")]  # Singlepass has no SIMD
+    for rep in range(1, args.backend_reps + 1):
+        for backend, module in combos:
+            cache = tempfile.mkdtemp(prefix="cold-", dir=tmp)
+            cmd = run.mpi(1, EMBEDDER, "--backend", backend, "--cache-dir", cache, "--timings",
+                          bins[module], *shlex.split(args.hpcg_args))
+            run.run(cmd, "backends", "hpcg", "wasm", 1, rep, backend=backend, module=module, cache="cold")
+
+
+def startup_phase(run, bins, args, tmp, warm_cache):
+    for rep in range(1, args.startup_reps + 1):
+        for program in ("imb", "hpcg"):
+            module = program + ".wasm"
+            pargs = shlex.split(STARTUP_ARGS[program])
+            cold = tempfile.mkdtemp(prefix="cold-", dir=tmp)
+            run.run([EMBEDDER, "--backend", "llvm", "--cache-dir", cold, "--timings", "compile", bins[module]],
+                    "startup", program, "compile", "", rep, backend="llvm", module=module, cache="cold")
+            for ranks in args.startup_ranks:
+                run.run(run.mpi(ranks, bins[program], *pargs), "startup", program, "native", ranks, rep)
+                cold = tempfile.mkdtemp(prefix="cold-", dir=tmp)
+                run.run(run.mpi(ranks, EMBEDDER, "--backend", "llvm", "--cache-dir", cold, "--timings",
+                                bins[module], *pargs),
+                        "startup", program, "wasm-cold", ranks, rep, backend="llvm", module=module, cache="cold")
+                run.run(run.mpi(ranks, EMBEDDER, "--backend", "llvm", "--cache-dir", warm_cache, "--timings",
+                                bins[module], *pargs),
+                        "startup", program, "wasm-warm", ranks, rep, backend="llvm", module=module, cache="warm")
+
+
+def collect_meta(args, started):
+    mpirun_version = first_line([args.mpirun, "--version"])
+    return {
+        "date_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "hostname": socket.gethostname(),
+        "nproc": first_line(["nproc"]),
+        "cpu_model": cpu_model(),
+        "kernel": " ".join(platform.uname()[i] for i in (0, 2, 4)),
+        "mpi_library": mpirun_version,
+        "mpicc": first_line([args.mpicc, "--version"]),
+        "clang": first_line([str(WASM_MPICC), "--version"]),
+        "embedder": first_line([str(EMBEDDER), "--version"]),
+        "python": platform.python_version(),
+        "git_commit": first_line(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
+        "git_dirty": bool(subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                                         capture_output=True, text=True).stdout.strip()),
+        "command": shlex.join([sys.executable, *sys.argv]),
+        "flags": {
+            "native_cc": args.mpicc, "native_cflags": ["-std=c99", *CFLAGS],
+            "wasm_cc": str(WASM_MPICC.relative_to(ROOT)), "wasm_cflags": ["-std=c99", *WASM_CFLAGS],
+            "wasm_nosimd_cflags": ["-std=c99", *WASM_CFLAGS, *NOSIMD_FLAGS],
+            "mpirun": ([args.mpirun, "--allow-run-as-root", "--oversubscribe"]
+                       if "openmpi" in Path(args.mpirun).name else [args.mpirun]) + shlex.split(args.mpirun_args),
+            "embedder_main": ["--backend", "llvm", "--timings", "(warm cache)"],
+        },
+        "parameters": {
+            "ranks": args.ranks, "reps": args.reps, "quick": args.quick,
+            "imb_args": args.imb_args, "imb_args_per_rank_count": {
+                str(r): shlex.join(imb_args_for(r, args.ranks, args.imb_args)) for r in args.ranks},
+            "hpcg_args": args.hpcg_args, "backends": args.backends, "backend_reps": args.backend_reps,
+            "startup_ranks": args.startup_ranks, "startup_reps": args.startup_reps,
+            "startup_args": STARTUP_ARGS, "timeout_s": args.timeout,
+        },
+    }
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    ap.add_argument("--ranks", type=int_list, default=[1, 2], help="rank counts (default 1,2)")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions per rank count (default 3)")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test in seconds")
+    ap.add_argument("--out", type=Path, default=ROOT / "results", help="parent directory (default results/)")
+    ap.add_argument("--imb-args", help=f"IMB options (default {IMB_ARGS!r}; --quick {IMB_ARGS_QUICK!r})")
+    ap.add_argument("--hpcg-args", help=f"HPCG options (default {HPCG_ARGS!r}; --quick {HPCG_ARGS_QUICK!r})")
+    ap.add_argument("--backends", default=",".join(BACKENDS), help="backends to compare (default all)")
+    ap.add_argument("--backend-reps", type=int, help="repetitions of the backend runs (default --reps; --quick 1)")
+    ap.add_argument("--startup-ranks", type=int_list, default=[1, 2, 4],
+                    help="rank counts of the start-up runs (default 1,2,4)")
+    ap.add_argument("--startup-reps", type=int, help="repetitions of the start-up runs (default --reps; --quick 1)")
+    ap.add_argument("--mpicc", default=shutil.which("mpicc.openmpi") or "mpicc")
+    ap.add_argument("--mpirun", default=shutil.which("mpirun.openmpi") or "mpirun")
+    ap.add_argument("--mpirun-args", default="",
+                    help="extra mpirun options, e.g. '--bind-to none' (Open MPI binds each rank to a core "
+                         "when np <= 2, which also confines the embedder's compiler threads)")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per run before it is killed")
+    args = ap.parse_args(argv)
+    if args.reps < 1:
+        ap.error("--reps must be >= 1")
+    args.imb_args = args.imb_args if args.imb_args is not None else (IMB_ARGS_QUICK if args.quick else IMB_ARGS)
+    args.hpcg_args = args.hpcg_args if args.hpcg_args is not None else (HPCG_ARGS_QUICK if args.quick else HPCG_ARGS)
+    args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    unknown = set(args.backends) - set(BACKENDS)
+    if unknown:
+        ap.error(f"unknown backend(s) {sorted(unknown)}")
+    if args.backend_reps is None:
+        args.backend_reps = 1 if args.quick else args.reps
+    if args.startup_reps is None:
+        args.startup_reps = 1 if args.quick else args.reps
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    for tool in (args.mpicc, args.mpirun, EMBEDDER, WASM_MPICC):
+        if not shutil.which(str(tool)):
+            sys.exit(f"run.py: {tool} not found")
+    started = datetime.datetime.now(datetime.timezone.utc)
+    out = args.out / started.strftime("%Y%m%dT%H%M%SZ")
+    while out.exists():  # two runs in the same second
+        out = out.with_name(out.name + "-1")
+    out.mkdir(parents=True)
+    t0 = time.perf_counter()
+    meta = collect_meta(args, started)
+    print(f"run.py: results in {out}", flush=True)
+    print("build", flush=True)
+    bins = build(out, args, meta)
+    run = Runner(out, args)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-caches-"))
+    try:
+        warm = tmp / "warm"
+        for module in ("imb.wasm", "hpcg.wasm"):  # the main runs measure execution, not compilation
+            run.run([EMBEDDER, "--backend", "llvm", "--cache-dir", warm, "compile", bins[module]],
+                    "prepare", module.split(".")[0], "compile", backend="llvm", module=module)
+        print(f"main: ranks {args.ranks}, {args.reps} reps, native and wasm interleaved", flush=True)
+        main_phase(run, bins, args, warm)
+        print(f"backends: {args.backends}, {args.backend_reps} reps, single-rank HPCG on a cold cache", flush=True)
+        backends_phase(run, bins, args, tmp)
+        print(f"startup: ranks {args.startup_ranks}, {args.startup_reps} reps", flush=True)
+        startup_phase(run, bins, args, tmp, warm)
+    finally:
+        run.write_runs()
+        shutil.rmtree(tmp, ignore_errors=True)
+    _, problems = tables_from_raw(out)
+    meta["duration_s"] = round(time.perf_counter() - t0, 1)
+    meta["failures"] = run.failures + problems
+    (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"run.py: {len(run.rows)} runs in {meta['duration_s']:.0f} s; results in {out}")
+    print(f"run.py: plots and report: python3 plots/plot.py {out}")
+    if meta["failures"]:
+        print("run.py: FAILED:\n  " + "\n  ".join(meta["failures"]), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

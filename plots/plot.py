@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""Figures, tables and a Markdown report from one benchmarks/run.py results
+directory.
+
+    python3 plots/plot.py results/<timestamp>
+
+Writes RESULTS/plots/ (imb_<Benchmark>.png/.svg, hpcg_gflops.png/.svg,
+backends.png/.svg and the aggregated tables as CSV) and RESULTS/report.md.
+See plots/README.md for what each figure shows.
+"""
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from parse import IMB_BENCHMARKS  # noqa: E402
+
+KINDS = ("native", "wasm")
+STYLE = {"native": {"linestyle": "-", "marker": "o"}, "wasm": {"linestyle": "--", "marker": "s"}}
+SLOWDOWN_FORMULA = "slowdown = GM over message sizes s of (t_wasm(s) / t_native(s)) − 1"
+
+
+def read(results, name):
+    path = results / name
+    if not path.exists() or path.stat().st_size == 0:
+        return pd.DataFrame()
+    return pd.read_csv(path)
+
+
+# ---------------------------------------------------------------------------
+# Aggregation
+
+
+def imb_aggregate(imb):
+    """Per (benchmark, ranks, processes, kind, bytes): t = median of t_avg over
+    the repetitions, lo = min of t_min, hi = max of t_max, reps = count."""
+    if imb.empty:
+        return pd.DataFrame(columns=["benchmark", "ranks", "processes", "kind", "bytes", "t", "lo", "hi", "reps"])
+    g = imb.groupby(["benchmark", "ranks", "processes", "kind", "bytes"], as_index=False)
+    return g.agg(t=("t_avg", "median"), lo=("t_min", "min"), hi=("t_max", "max"), reps=("t_avg", "size"))
+
+
+def geomean(values):
+    values = np.asarray(values, dtype=float)
+    return float(np.exp(np.log(values).mean())) if len(values) else float("nan")
+
+
+def slowdown_table(agg):
+    """One row per (benchmark, ranks, processes) with native and wasm data:
+    slowdown over all sizes where both medians are > 0, the same without the
+    0-byte sample, the number of sizes used and skipped, and the range of the
+    per-size ratio t_wasm/t_native."""
+    rows = []
+    pairs = []
+    for (bench, ranks, procs), grp in agg.groupby(["benchmark", "ranks", "processes"]):
+        n = grp[grp.kind == "native"].set_index("bytes")["t"]
+        w = grp[grp.kind == "wasm"].set_index("bytes")["t"]
+        both = pd.concat([n.rename("native"), w.rename("wasm")], axis=1, join="inner")
+        if both.empty:
+            continue
+        usable = both[(both.native > 0) & (both.wasm > 0)]
+        ratio = usable.wasm / usable.native
+        nonzero = ratio[ratio.index > 0]
+        pairs.append(ratio)
+        rows.append({
+            "benchmark": bench, "ranks": ranks, "processes": procs,
+            "sizes": len(usable), "skipped": len(both) - len(usable),
+            "slowdown": geomean(ratio) - 1 if len(ratio) else float("nan"),
+            "slowdown_no_0B": geomean(nonzero) - 1 if len(nonzero) else float("nan"),
+            "ratio_min": ratio.min() if len(ratio) else float("nan"),
+            "ratio_max": ratio.max() if len(ratio) else float("nan"),
+        })
+    table = pd.DataFrame(rows, columns=["benchmark", "ranks", "processes", "sizes", "skipped", "slowdown",
+                                        "slowdown_no_0B", "ratio_min", "ratio_max"])
+    order = {b: i for i, b in enumerate(IMB_BENCHMARKS)}
+    table["order"] = table.benchmark.map(lambda b: order.get(b, len(order)))
+    table = table.sort_values(["order", "processes", "ranks"]).drop(columns="order").reset_index(drop=True)
+    if pairs:
+        everything = pd.concat(pairs)
+        table.attrs["overall"] = geomean(everything) - 1
+        table.attrs["overall_sizes"] = len(everything)
+    return table
+
+
+def spread(series):
+    """median, min, max of a numeric series (NaN if empty)."""
+    s = pd.to_numeric(series, errors="coerce").dropna()
+    if s.empty:
+        return float("nan"), float("nan"), float("nan")
+    return float(s.median()), float(s.min()), float(s.max())
+
+
+def hpcg_summary(hpcg):
+    rows = []
+    if hpcg.empty:
+        return pd.DataFrame(columns=["ranks", "kind", "gflops", "gflops_min", "gflops_max", "gbs", "runs", "passed"])
+    for (ranks, kind), grp in hpcg.groupby(["ranks", "kind"]):
+        med, lo, hi = spread(grp.gflops)
+        rows.append({"ranks": ranks, "kind": kind, "gflops": med, "gflops_min": lo, "gflops_max": hi,
+                     "gbs": spread(grp.gbs)[0], "runs": len(grp),
+                     "passed": int((grp.validation == "PASSED").sum())})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# Figures
+
+
+def save(fig, outdir, stem):
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(outdir / f"{stem}.{ext}", dpi=120 if ext == "png" else None)
+    plt.close(fig)
+    return f"{stem}.png"
+
+
+def group_label(ranks, procs):
+    return f"{procs} proc" if ranks == procs else f"{procs} of {ranks} ranks"
+
+
+def size_label(b, _pos=None):
+    for unit, scale in (("MiB", 2 ** 20), ("KiB", 2 ** 10)):
+        if b >= scale:
+            return f"{b / scale:g} {unit}"
+    return f"{b:g} B"
+
+
+def plain_log_axis(ax):
+    """y tick labels 0.5, 2, 10 instead of 5x10^-1; minor ticks labelled too
+    when the axis spans less than ~a decade (else there would be no label)."""
+    fmt_plain = matplotlib.ticker.FuncFormatter(lambda y, _pos: f"{y:g}")
+    ax.yaxis.set_major_formatter(fmt_plain)
+    lo, hi = ax.get_ylim()
+    narrow = lo > 0 and hi / lo < 20
+    ax.yaxis.set_minor_formatter(fmt_plain if narrow else matplotlib.ticker.NullFormatter())
+
+
+def plot_imb(agg, outdir):
+    """One log-log figure per benchmark; returns {benchmark: png name}.
+    Barrier has no message size: its figure is time vs processes."""
+    files = {}
+    present = [b for b in IMB_BENCHMARKS if b in set(agg.benchmark)]
+    present += sorted(set(agg.benchmark) - set(present))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for bench in present:
+        data = agg[agg.benchmark == bench]
+        fig, ax = plt.subplots(figsize=(6.4, 4.4))
+        barrier = bool((data.bytes == 0).all())
+        if barrier:  # one line per kind over the process counts
+            series = [(kind, colors[i], data[(data.kind == kind) & (data.t > 0)].sort_values("processes"))
+                      for i, kind in enumerate(KINDS)]
+            series = [(kind, color, d, d.processes, kind) for kind, color, d in series]
+        else:  # one line per (rank count, kind) over the message sizes
+            series = []
+            for gi, (ranks, procs) in enumerate(sorted(data.groupby(["ranks", "processes"]).groups)):
+                for kind in KINDS:
+                    d = data[(data.ranks == ranks) & (data.processes == procs) & (data.kind == kind)
+                             & (data.bytes > 0) & (data.t > 0)].sort_values("bytes")
+                    series.append((kind, colors[gi % len(colors)], d, d.bytes,
+                                   f"{kind}, {group_label(ranks, procs)}"))
+        for kind, color, d, x, label in series:
+            if d.empty:
+                continue
+            lo = d.lo.where(d.lo > 0, d.t)  # a 0.00 minimum cannot be drawn on a log axis
+            ax.errorbar(x, d.t, yerr=[d.t - lo, d.hi - d.t], capsize=2, markersize=4, color=color,
+                        label=label, **STYLE[kind])
+        ax.set_yscale("log")
+        ax.set_xscale("log", base=2)
+        if barrier:
+            ax.set_xlabel("processes")
+            ax.set_xticks(sorted(data.processes.unique()))
+            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        else:
+            ax.set_xlabel("message size")
+            ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=4))
+            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(size_label))
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        plain_log_axis(ax)
+        ax.set_ylabel("time per iteration [µs]")
+        ax.set_title(f"IMB {bench}: native vs wasm (median of reps; bars: min t_min – max t_max)", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        files[bench] = save(fig, outdir, f"imb_{bench}")
+    return files
+
+
+def plot_hpcg(summary, outdir):
+    if summary.empty:
+        return None
+    fig, ax = plt.subplots(figsize=(5.6, 4.0))
+    for kind in KINDS:
+        d = summary[summary.kind == kind].sort_values("ranks")
+        if d.empty:
+            continue
+        ax.errorbar(d.ranks, d.gflops, yerr=[d.gflops - d.gflops_min, d.gflops_max - d.gflops], capsize=3,
+                    label=kind, **STYLE[kind])
+    ax.set_xlabel("ranks")
+    ax.set_xticks(sorted(summary.ranks.unique()))
+    ax.set_ylabel("GFLOP/s (all ranks)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("HPCG-style: GFLOP/s vs ranks (median; bars: min–max)", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    return save(fig, outdir, "hpcg_gflops")
+
+
+def backend_summary(backends):
+    if backends.empty:
+        return pd.DataFrame(columns=["backend", "module", "simd", "compile_s", "compile_min", "compile_max",
+                                     "gflops", "gflops_min", "gflops_max", "runs", "passed"])
+    rows = []
+    order = {"llvm": 0, "cranelift": 1, "singlepass": 2}
+    for (backend, module, simd), grp in backends.groupby(["backend", "module", "simd"]):
+        c, cl, ch = spread(grp.compile_s)
+        g, gl, gh = spread(grp.gflops)
+        rows.append({"backend": backend, "module": module, "simd": simd, "compile_s": c, "compile_min": cl,
+                     "compile_max": ch, "gflops": g, "gflops_min": gl, "gflops_max": gh, "runs": len(grp),
+                     "passed": int((grp.validation == "PASSED").sum())})
+    out = pd.DataFrame(rows)
+    out["o"] = out.backend.map(lambda b: order.get(b, 9))
+    return out.sort_values(["o", "simd"], ascending=[True, False]).drop(columns="o").reset_index(drop=True)
+
+
+def plot_backends(summary, outdir, native_gflops=float("nan")):
+    if summary.empty:
+        return None
+    labels = [f"{b}\n{'SIMD' if s == 'yes' else 'no SIMD'}" for b, s in zip(summary.backend, summary.simd)]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.8))
+    x = np.arange(len(summary))
+    a1.bar(x, summary.compile_s, yerr=[summary.compile_s - summary.compile_min,
+                                       summary.compile_max - summary.compile_s], capsize=3, color="tab:orange")
+    a1.set_yscale("log")
+    a1.set_ylabel("cold compile of hpcg module [s]")
+    a2.bar(x, summary.gflops, yerr=[summary.gflops - summary.gflops_min, summary.gflops_max - summary.gflops],
+           capsize=3, color="tab:blue")
+    if native_gflops > 0:
+        a2.axhline(native_gflops, color="black", linestyle=":", label="native (main runs, median)")
+        a2.legend(fontsize=8, loc="upper right")
+    a2.set_ylabel("HPCG-style GFLOP/s, 1 rank")
+    for a in (a1, a2):
+        a.set_xticks(x)
+        a.set_xticklabels(labels, fontsize=8)
+        a.grid(True, axis="y", alpha=0.3)
+    fig.suptitle("Compiler backends (median; bars: min–max)", fontsize=10)
+    return save(fig, outdir, "backends")
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+
+
+def fmt(value, spec):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if callable(spec):
+        return spec(value)
+    return format(value, spec)
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def pct(x):
+    return f"{x * 100:+.1f} %"
+
+
+def kib(x):
+    return f"{x / 1024:.0f} KiB" if x != "" and not pd.isna(x) else "–"
+
+
+def meta_section(meta):
+    flags = meta.get("flags", {})
+    params = meta.get("parameters", {})
+    rows = [
+        ("date (UTC)", meta.get("date_utc")), ("host", meta.get("hostname")), ("nproc", meta.get("nproc")),
+        ("CPU", meta.get("cpu_model")), ("kernel", meta.get("kernel")), ("MPI library", meta.get("mpi_library")),
+        ("native compiler", meta.get("mpicc")), ("wasm compiler (clang)", meta.get("clang")),
+        ("embedder", meta.get("embedder")),
+        ("git commit", f"{meta.get('git_commit')}{' (uncommitted changes)' if meta.get('git_dirty') else ''}"),
+        ("native flags", " ".join(flags.get("native_cflags", []))),
+        ("wasm flags", f"`{' '.join(flags.get('wasm_cflags', []))}`; module for Singlepass: "
+         f"`{' '.join(flags.get('wasm_nosimd_cflags', []))}`"),
+        ("mpirun", " ".join(flags.get("mpirun", []))),
+        ("ranks × repetitions", f"{params.get('ranks')} × {params.get('reps')}"
+         + (" (--quick)" if params.get("quick") else "")),
+        ("IMB options", params.get("imb_args")), ("HPCG options", params.get("hpcg_args")),
+        ("command", meta.get("command")), ("duration", f"{meta.get('duration_s', '?')} s"),
+    ]
+    return md_table(["", ""], [(k, f"`{v}`" if k in ("command", "IMB options", "HPCG options", "mpirun",
+                                                    "native flags") else v) for k, v in rows])
+
+
+def size_rows(grp):
+    """Per-size table rows (bytes, native t, range, wasm t, range, ratio) of one
+    (benchmark, ranks, processes) group of the aggregated IMB data."""
+    by_kind = {kind: grp[grp.kind == kind].set_index("bytes") for kind in KINDS}
+    rows = []
+    for size in sorted(set(grp.bytes)):
+        cells = [size]
+        t = {}
+        for kind in KINDS:
+            d = by_kind[kind]
+            if size in d.index:
+                t[kind] = d.at[size, "t"]
+                cells += [fmt(t[kind], ".2f"), f"{fmt(d.at[size, 'lo'], '.2f')} – {fmt(d.at[size, 'hi'], '.2f')}"]
+            else:
+                t[kind] = float("nan")
+                cells += ["–", "–"]
+        ratio = t["wasm"] / t["native"] if t["native"] > 0 and t["wasm"] > 0 else float("nan")
+        rows.append(cells + [fmt(ratio, ".2f")])
+    return rows
+
+
+def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup):
+    L = []
+    add = L.append
+    add(f"# Benchmarks: native vs WebAssembly ({results.name})\n")
+    add("Generated by `plots/plot.py` from the CSVs of `benchmarks/run.py` in this directory "
+        "(raw program output in `raw/`, one row per run in `runs.csv`).\n")
+    add("## Machine and software\n")
+    add(meta_section(meta) + "\n")
+    if meta.get("failures"):
+        add("**Failures during the run:**\n")
+        add("\n".join(f"- `{f}`" for f in meta["failures"]) + "\n")
+    add("## Method\n")
+    add("- Every program is built natively (`mpicc`) and to wasm32-wasi (`wasm-mpicc`), `-O3` both. "
+        "For each rank count and repetition the native and the wasm run follow each other "
+        "(imb native, imb wasm, hpcg native, hpcg wasm), so slow drifts of the machine hit both alike.")
+    add("- Wasm runs use the LLVM backend with a warm compile cache, so compilation is not in the "
+        "measured numbers (it is in *Start-up* below).")
+    add("- IMB: each (benchmark, processes, size) is aggregated over the repetitions: the point is the "
+        "median of `t_avg`; the error bar runs from the smallest `t_min` to the largest `t_max`. "
+        "The 0-byte sample cannot be drawn on a log axis; it is in the tables and in the slowdown.")
+    add(f"- Slowdown (positive = wasm slower): **{SLOWDOWN_FORMULA}**, with t the median `t_avg` "
+        "(PingPong/PingPing: their one time column). Sizes where either median is 0.00 µs (below the "
+        "printed resolution) are skipped and counted. MPIWasm (Chadha et al., PPoPP '23) reports "
+        "geometric-mean slowdowns over message sizes; this report uses the formula above. We could not "
+        "check the paper's exact wording here, so that definition may differ in detail (e.g. ratio direction "
+        "or whether 1 is subtracted).")
+    add("- Open MPI binds each rank to a core when np ≤ 2 (to a socket above), unless `--mpirun-args` "
+        "changes it: a rank compiling a module on a cold cache then compiles on one core.\n")
+
+    add("## IMB: slowdown per benchmark\n")
+    if slow.empty:
+        add("No benchmark has both native and wasm results.\n")
+    else:
+        rows = [(r.benchmark, r.processes if r.ranks == r.processes else f"{r.processes} (of {r.ranks})",
+                 fmt(r.slowdown, pct), fmt(r.slowdown_no_0B, pct), f"{r.sizes}" + (f" (+{r.skipped} skipped)"
+                                                                                     if r.skipped else ""),
+                 f"{fmt(r.ratio_min, '.2f')} – {fmt(r.ratio_max, '.2f')}") for r in slow.itertuples()]
+        add(md_table(["benchmark", "processes", "slowdown", "without 0 B", "sizes", "t_wasm/t_native range"],
+                     rows) + "\n")
+        if "overall" in slow.attrs:
+            add(f"Geometric mean over all {slow.attrs['overall_sizes']} (benchmark, processes, size) samples: "
+                f"**{pct(slow.attrs['overall'])}**.\n")
+
+    add("## IMB: time per iteration vs message size\n")
+    for bench, png in imb_pngs.items():
+        add(f"### {bench}\n")
+        add(f"![IMB {bench}](plots/{png})\n")
+        data = agg[agg.benchmark == bench]
+        for (ranks, procs), grp in data.groupby(["ranks", "processes"]):
+            rows = size_rows(grp)
+            add(f"<details><summary>{bench}, {group_label(ranks, procs)}: table (µs)</summary>\n")
+            add(md_table(["bytes", "native t", "native min–max", "wasm t", "wasm min–max", "wasm/native"], rows))
+            add("\n</details>\n")
+
+    add("## HPCG-style\n")
+    if hpcg_png:
+        add(f"![HPCG GFLOP/s vs ranks](plots/{hpcg_png})\n")
+    if hpcg_sum.empty:
+        add("No HPCG results.\n")
+    else:
+        rows = []
+        for ranks, grp in hpcg_sum.groupby("ranks"):
+            n = grp[grp.kind == "native"]
+            w = grp[grp.kind == "wasm"]
+            ng = float(n.gflops.iloc[0]) if len(n) else float("nan")
+            wg = float(w.gflops.iloc[0]) if len(w) else float("nan")
+            val = ", ".join(f"{k} {int(g.passed.iloc[0])}/{int(g.runs.iloc[0])}"
+                            for k, g in (("native", n), ("wasm", w)) if len(g))
+            rows.append((ranks, fmt(ng, ".3f"), fmt(wg, ".3f"), fmt(wg / ng if ng > 0 else float("nan"), ".3f"),
+                         fmt(ng / wg - 1 if wg > 0 else float("nan"), pct), val))
+        add(md_table(["ranks", "native GFLOP/s", "wasm GFLOP/s", "wasm/native", "slowdown (t_wasm/t_native − 1)",
+                      "validation PASSED"], rows) + "\n")
+        add(f"Options: `{meta.get('parameters', {}).get('hpcg_args', '?')}`; GFLOP/s is the median over the "
+            "repetitions; time per unit of work is 1/GFLOP/s, so the slowdown column is GFLOP/s native / wasm − 1.\n")
+
+    add("## Compiler backends (HPCG-style, 1 rank, cold cache)\n")
+    if back_png:
+        add(f"![backends](plots/{back_png})\n")
+    if back_sum.empty:
+        add("No backend results.\n")
+    else:
+        native1 = hpcg_sum[(hpcg_sum.ranks == 1) & (hpcg_sum.kind == "native")]
+        n1 = float(native1.gflops.iloc[0]) if len(native1) else float("nan")
+        rows = [(r.backend, r.module, r.simd, f"{fmt(r.compile_s, '.3f')} ({fmt(r.compile_min, '.3f')} – "
+                 f"{fmt(r.compile_max, '.3f')})", fmt(r.gflops, ".3f"),
+                 fmt(r.gflops / n1 if n1 > 0 else float("nan"), ".2f"), f"{r.passed}/{r.runs}")
+                for r in back_sum.itertuples()]
+        add(md_table(["backend", "module", "SIMD", "cold compile s, median (min – max)", "GFLOP/s",
+                      "vs native 1 rank", "validation PASSED"], rows) + "\n")
+        add("Compile time is the embedder's own `load` time (`--timings`) of a run on an empty cache: "
+            "compiling the module and storing it. Singlepass has no SIMD, so it runs the module built with "
+            "`-mno-simd128`; LLVM and Cranelift run both modules.\n")
+
+    add("## Binary sizes\n")
+    if sizes.empty:
+        add("No size data.\n")
+    else:
+        rows = []
+        for r in sizes.itertuples():
+            ratio = r.wasm_bytes / r.native_dynamic_bytes if r.native_dynamic_bytes else float("nan")
+            rows.append((r.program, kib(r.native_dynamic_bytes), kib(r.native_static_bytes), kib(r.wasm_bytes),
+                         kib(r.wasm_nosimd_bytes), fmt(ratio, ".1f")))
+        add(md_table(["program", "native, dynamic", "native, static", "wasm", "wasm, no SIMD",
+                      "wasm / native dynamic"], rows) + "\n")
+        static = meta.get("static_link", "")
+        if static and static != "ok":
+            add(f"`mpicc -static` did not link here ({static}), so there is no static size.\n")
+        add("Sizes of the files as built (not stripped); the native binaries link MPI and libc dynamically, "
+            "the wasm modules contain libc but not MPI.\n")
+
+    add("## Start-up\n")
+    if startup.empty:
+        add("No start-up data.\n")
+    else:
+        add(startup_markdown(startup, meta))
+    (results / "report.md").write_text("\n".join(L) + "\n")
+
+
+def startup_markdown(startup, meta):
+    out = []
+    rows = []
+    for prog, grp in startup.groupby("program", sort=False):
+        comp = grp[grp["mode"] == "compile"]
+        c_wall = spread(comp.wall_s)[0]
+        c_load = spread(comp.load_s)[0]
+        warm1 = spread(grp[(grp["mode"] == "wasm-warm") & (grp.ranks == 1)].wall_s)[0]
+        rows.append((prog, "`embedder compile`, cold cache", "–", fmt(c_wall, ".3f"), fmt(c_load, ".3f"), "–"))
+        for ranks in sorted(grp.ranks.dropna().unique()):
+            for mode, label in (("native", "native"), ("wasm-warm", "wasm, cached"), ("wasm-cold", "wasm, cold cache")):
+                d = grp[(grp["mode"] == mode) & (grp.ranks == ranks)]
+                if d.empty:
+                    continue
+                wall = spread(d.wall_s)[0]
+                load = spread(d.load_s)[0]
+                rel = fmt(wall / warm1 if warm1 > 0 else float("nan"), ".2f") if mode != "native" else "–"
+                rows.append((prog, label, int(ranks), fmt(wall, ".3f"), fmt(load, ".3f"), rel))
+    out.append(md_table(["program", "start", "ranks", "wall s (median)", "load s (max over ranks)",
+                         "wall / 1-rank cached start"], rows) + "\n")
+    args = meta.get("parameters", {}).get("startup_args", {})
+    out.append("Wall time of the whole `mpirun` (or `embedder compile`) with almost no work "
+               + (f"(`{args.get('imb', '')}`, `{args.get('hpcg', '')}`)" if args else "")
+               + "; load is the embedder's `--timings` load (compile+store on a cold cache, where one rank "
+               "compiles and the others wait for it; a read from the cache when cached). Medians over repetitions.\n")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", type=Path, help="a directory written by benchmarks/run.py")
+    args = ap.parse_args(argv)
+    results = args.results
+    if not (results / "runs.csv").exists() and not (results / "imb.csv").exists():
+        ap.error(f"{results} is not a benchmarks/run.py results directory")
+    outdir = results / "plots"
+    outdir.mkdir(exist_ok=True)
+    meta = json.loads((results / "meta.json").read_text()) if (results / "meta.json").exists() else {}
+
+    agg = imb_aggregate(read(results, "imb.csv"))
+    slow = slowdown_table(agg)
+    imb_pngs = plot_imb(agg, outdir)
+    hpcg_sum = hpcg_summary(read(results, "hpcg.csv"))
+    hpcg_png = plot_hpcg(hpcg_sum, outdir)
+    back_sum = backend_summary(read(results, "backends.csv"))
+    native1 = hpcg_sum[(hpcg_sum.ranks == 1) & (hpcg_sum.kind == "native")].gflops
+    back_png = plot_backends(back_sum, outdir, float(native1.iloc[0]) if len(native1) else float("nan"))
+    sizes = read(results, "sizes.csv")
+    startup = read(results, "startup.csv")
+
+    agg.to_csv(outdir / "imb_summary.csv", index=False)
+    slow.to_csv(outdir / "imb_slowdown.csv", index=False)
+    hpcg_sum.to_csv(outdir / "hpcg_summary.csv", index=False)
+    back_sum.to_csv(outdir / "backends_summary.csv", index=False)
+    report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup)
+    print(f"plot.py: {len(imb_pngs)} IMB figures, report in {results / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,376 @@
+"""benchmarks/parse.py, benchmarks/run.py and plots/plot.py.
+
+The parsers and the plot script run on real output of our programs, captured
+in tests/bench/data/quick/ by tests/bench/data/capture.sh (imb and hpcg with
+tiny sizes, natively and under the embedder). One end-to-end test runs
+`benchmarks/run.py --quick` here."""
+import csv
+import importlib.util
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parent / "data" / "quick"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import parse  # noqa: E402
+import run as runner  # noqa: E402
+
+ALL = parse.IMB_BENCHMARKS
+REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
+NO_BW = REDUCTIONS | {"Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
+                      "Alltoallv", "Bcast", "Barrier"}
+QUICK_SIZES = [0, 1, 2, 4, 8, 16]  # -msglog 0:4
+CSVS = ["imb.csv", "hpcg.csv", "backends.csv", "sizes.csv", "startup.csv", "runs.csv"]
+
+
+def runs():
+    with open(DATA / "runs.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def find(phase, program, kind, ranks=None, rep=None, **labels):
+    """The captured runs matching the labels (ranks/rep as ints)."""
+    out = []
+    for r in runs():
+        if (r["phase"], r["program"], r["kind"]) != (phase, program, kind):
+            continue
+        if ranks is not None and r["ranks"] != str(ranks):
+            continue
+        if rep is not None and r["rep"] != str(rep):
+            continue
+        if any(r[k] != v for k, v in labels.items()):
+            continue
+        out.append(r)
+    assert out, f"no captured run {phase} {program} {kind} np={ranks} rep={rep} {labels}"
+    return out
+
+
+def text(row, stream="stdout"):
+    return (DATA / row[stream]).read_text()
+
+
+# --------------------------------------------------------------------------
+# parse_imb
+
+
+def expected_imb_rows(processes):
+    per = {b: len(QUICK_SIZES) for b in ALL}
+    per.update({b: len(QUICK_SIZES) - 2 for b in REDUCTIONS})  # 1 and 2 bytes skipped
+    per["Barrier"] = 1
+    if processes == 1:
+        per.pop("PingPong")
+        per.pop("PingPing")
+    return per
+
+
+@pytest.mark.parametrize("kind", ["native", "wasm"])
+@pytest.mark.parametrize("ranks", [1, 2])
+def test_parse_imb_captured(kind, ranks):
+    for row in find("main", "imb", kind, ranks):
+        rows = parse.parse_imb(text(row))
+        counts = {}
+        for r in rows:
+            counts[r["benchmark"]] = counts.get(r["benchmark"], 0) + 1
+        assert counts == expected_imb_rows(ranks)
+        assert len(rows) == sum(expected_imb_rows(ranks).values())
+        for r in rows:
+            assert list(r) == parse.IMB_COLUMNS
+            assert r["processes"] == (2 if r["benchmark"] in parse.IMB_PAIR else ranks)
+            assert r["repetitions"] > 0
+            assert 0 <= r["t_min"] <= r["t_avg"] <= r["t_max"]
+            assert r["t_max"] > 0 or r["bytes"] == 0, r  # only empty messages may print 0.00 us
+            if r["benchmark"] in NO_BW:
+                assert r["mbytes_per_sec"] is None
+            else:
+                assert r["mbytes_per_sec"] >= 0
+                assert (r["mbytes_per_sec"] > 0) == (r["bytes"] > 0), r
+        sizes = {b: [r["bytes"] for r in rows if r["benchmark"] == b] for b in counts}
+        assert sizes["Bcast"] == QUICK_SIZES
+        assert sizes["Allreduce"] == [0, 4, 8, 16]
+        assert sizes["Barrier"] == [0]
+        if ranks == 2:
+            assert sizes["PingPong"] == QUICK_SIZES
+            pp = [r for r in rows if r["benchmark"] == "PingPong"]
+            assert all(r["t_min"] == r["t_avg"] == r["t_max"] for r in pp)  # one t[usec] column
+
+
+def test_parse_imb_same_tables_native_and_wasm():
+    for ranks in (1, 2):
+        keys = []
+        for kind in ("native", "wasm"):
+            rows = parse.parse_imb(text(find("main", "imb", kind, ranks, rep=1)[0]))
+            keys.append([(r["benchmark"], r["processes"], r["bytes"]) for r in rows])
+        assert keys[0] == keys[1]
+
+
+def test_parse_imb_values_match_the_text():
+    out = text(find("main", "imb", "native", 2, rep=1)[0])
+    lines = out.splitlines()
+    at = lines.index("# Benchmarking Sendrecv")
+    header = next(i for i in range(at, len(lines)) if lines[i].strip().startswith("#bytes"))
+    fields = lines[header + 4].split()  # rows 0, 1, 2, then the 4-byte row
+    assert fields[0] == "4"
+    row = [r for r in parse.parse_imb(out) if r["benchmark"] == "Sendrecv" and r["bytes"] == 4][0]
+    assert [row["bytes"], row["repetitions"], row["t_min"], row["t_max"], row["t_avg"], row["mbytes_per_sec"]] \
+        == [int(fields[0]), int(fields[1])] + [float(f) for f in fields[2:]]
+
+
+def test_parse_imb_rejects_a_row_that_does_not_fit_its_header():
+    out = text(find("main", "imb", "native", 2, rep=1)[0])
+    lines = out.splitlines()
+    at = lines.index("# Benchmarking Bcast")
+    row = next(i for i in range(at, len(lines)) if lines[i].strip()[:1].isdigit())
+    lines[row] += "   1.00"
+    with pytest.raises(ValueError, match="Bcast"):
+        parse.parse_imb("\n".join(lines))
+    assert parse.parse_imb("no tables here\n") == []
+
+
+# --------------------------------------------------------------------------
+# parse_hpcg
+
+
+@pytest.mark.parametrize("kind", ["native", "wasm"])
+@pytest.mark.parametrize("ranks", [1, 2])
+def test_parse_hpcg_captured(kind, ranks):
+    for row in find("main", "hpcg", kind, ranks):
+        res = parse.parse_hpcg(text(row))
+        assert res["validation"] == "PASSED"
+        assert res["ranks"] == ranks
+        assert res["local"] == "16x16x16"
+        assert res["procgrid"] == {1: "1x1x1", 2: "1x1x2"}[ranks]
+        assert res["global"] == {1: "16x16x16", 2: "16x16x32"}[ranks]
+        assert res["sets"] == 1
+        assert res["gflops"] > 0 and res["gbs"] > 0 and res["time_s"] > 0
+        assert res["checks"] == {c: "PASSED" for c in ("spmv_symmetry", "mg_symmetry", "cg_convergence",
+                                                       "residual_reproducibility")}
+
+
+def test_parse_hpcg_failed_validation_and_missing_line():
+    out = text(find("main", "hpcg", "native", 1, rep=1)[0])
+    res = parse.parse_hpcg(out.replace("validation=PASSED", "validation=FAILED"))
+    assert res["validation"] == "FAILED"
+    with pytest.raises(ValueError):
+        parse.parse_hpcg(text(find("main", "imb", "native", 1, rep=1)[0]))
+
+
+# --------------------------------------------------------------------------
+# parse_timings, parse_compile
+
+
+@pytest.mark.parametrize("ranks", [1, 2])
+def test_parse_timings_warm_main_runs(ranks):
+    for row in find("main", "imb", "wasm", ranks) + find("main", "hpcg", "wasm", ranks):
+        t = parse.parse_timings(text(row, "stderr"))
+        assert [x["rank"] for x in t] == list(range(ranks))
+        for x in t:
+            assert x["cache"] == "hit" and x["how"] == "cache hit"
+            assert x["backend"] == "llvm"
+            assert x["load_s"] >= 0 and x["instantiate_s"] >= 0 and x["run_s"] > 0
+
+
+def test_parse_timings_cold_start_one_rank_compiles():
+    for ranks in (1, 2, 4):
+        row = find("startup", "hpcg", "wasm-cold", ranks)[0]
+        t = parse.parse_timings(text(row, "stderr"))
+        assert len(t) == ranks
+        assert sorted(x["cache"] for x in t) == ["compiled"] + ["waited"] * (ranks - 1)
+        compiled = [x for x in t if x["cache"] == "compiled"][0]
+        assert compiled["how"] == "compiled and cached"
+        assert compiled["load_s"] > 0.005  # really compiled: far slower than a cache read
+
+
+def test_parse_timings_backends_and_formats():
+    for backend in ("llvm", "cranelift", "singlepass"):
+        for row in find("backends", "hpcg", "wasm", backend=backend):
+            (t,) = parse.parse_timings(text(row, "stderr"))
+            assert t["backend"] == backend and t["cache"] == "compiled" and t["rank"] == 0
+    line = "embedder: timings: load 0.002 s (cache hit, LLVM backend), instantiate 0.003 s, run 0.373 s\n"
+    assert parse.parse_timings("noise\n" + line) == [{"rank": None, "load_s": 0.002, "how": "cache hit",
+                                                      "cache": "hit", "backend": "llvm",
+                                                      "instantiate_s": 0.003, "run_s": 0.373}]
+    assert parse.parse_timings("embedder: compiling x.wasm with LLVM, cached for later runs\n") == []
+
+
+def test_parse_compile_captured():
+    for program in ("imb", "hpcg"):
+        row = find("startup", program, "compile")[0]
+        (c,) = parse.parse_compile(text(row, "stderr"))
+        assert c["module"].endswith(f"{program}.wasm")
+        assert c["cache"] == "compiled" and c["backend"] == "llvm" and c["seconds"] > 0.005
+
+
+# --------------------------------------------------------------------------
+# run.py pieces
+
+
+def test_imb_args_for_runs_pingpong_once_on_two_ranks():
+    base = "-msglog 0:4"
+    for ranks, pair in ((1, False), (2, True), (4, False)):
+        args = runner.imb_args_for(ranks, [1, 2, 4], base)
+        assert args[:4] == ["-npmin", str(ranks), "-msglog", "0:4"]
+        assert ("PingPong" in args) == pair and ("PingPing" in args) == pair
+        assert set(args[4:]) | set(parse.IMB_PAIR) == set(ALL)
+    assert "PingPong" in runner.imb_args_for(4, [4, 8], base)
+
+
+@pytest.fixture()
+def results(tmp_path):
+    """A results directory built from the captures, as run.py builds one."""
+    res = tmp_path / "20990101T000000Z"
+    shutil.copytree(DATA, res)
+    tables, problems = runner.tables_from_raw(res)
+    assert problems == []
+    return res, tables
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_tables_from_raw(results):
+    res, tables = results
+    imb = read_csv(res / "imb.csv")
+    expected = sum(sum(expected_imb_rows(int(r["ranks"])).values()) for r in runs()
+                   if r["phase"] == "main" and r["program"] == "imb")
+    assert len(imb) == expected
+    assert list(imb[0]) == runner.IMB_FIELDS
+    assert {(r["kind"], r["ranks"], r["rep"]) for r in imb} == {(k, n, p) for k in ("native", "wasm")
+                                                                 for n in ("1", "2") for p in ("1", "2")}
+    hpcg = read_csv(res / "hpcg.csv")
+    assert len(hpcg) == 2 * len(find("main", "hpcg", "native"))
+    assert {r["validation"] for r in hpcg} == {"PASSED"}
+    assert all(float(r["gflops"]) > 0 for r in hpcg)
+    assert all(float(r["load_s"]) >= 0 for r in hpcg if r["kind"] == "wasm")
+    back = read_csv(res / "backends.csv")
+    assert {(r["backend"], r["simd"]) for r in back} == {("llvm", "yes"), ("llvm", "no"), ("cranelift", "yes"),
+                                                         ("cranelift", "no"), ("singlepass", "no")}
+    assert all(float(r["compile_s"]) > 0 and float(r["gflops"]) > 0 for r in back)
+    start = read_csv(res / "startup.csv")
+    cold = [r for r in start if r["mode"] == "wasm-cold"]
+    assert {r["ranks"] for r in cold} == {"1", "2", "4"}
+    assert all(float(r["load_s"]) > float(w["load_s"]) for r in cold for w in start
+               if w["mode"] == "wasm-warm" and w["program"] == r["program"] and w["ranks"] == r["ranks"])
+    assert {r["caches"] for r in cold if r["ranks"] != "1"} == {"compiled waited"}
+
+
+def test_tables_from_raw_reports_failed_validation(results):
+    res, _ = results
+    row = find("main", "hpcg", "wasm", 2, rep=1)[0]
+    path = res / row["stdout"]
+    path.write_text(path.read_text().replace("validation=PASSED", "validation=FAILED"))
+    _, problems = runner.tables_from_raw(res)
+    assert len(problems) == 1 and "validation FAILED" in problems[0]
+
+
+# --------------------------------------------------------------------------
+# plot.py
+
+
+def load_plot():
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    spec = importlib.util.spec_from_file_location("plot", ROOT / "plots" / "plot.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_slowdown_is_geometric_mean_of_wasm_over_native_minus_one():
+    plot = load_plot()
+    import pandas as pd
+    rows = []
+    for size, tn, tw in ((0, 1.0, 4.0), (8, 2.0, 2.0), (64, 4.0, 4.0), (512, 1.0, 0.0)):
+        for kind, t in (("native", tn), ("wasm", tw)):
+            rows.append({"benchmark": "Bcast", "ranks": 2, "processes": 2, "kind": kind, "bytes": size,
+                         "t": t, "lo": t, "hi": t, "reps": 1})
+    table = plot.slowdown_table(pd.DataFrame(rows))
+    (r,) = table.itertuples()
+    assert r.sizes == 3 and r.skipped == 1  # the 0.00 us wasm sample is skipped
+    assert math.isclose(r.slowdown, 4 ** (1 / 3) - 1)  # ratios 4, 1, 1
+    assert math.isclose(r.slowdown_no_0B, 0.0, abs_tol=1e-12)
+    assert r.ratio_min == 1 and r.ratio_max == 4
+
+
+def test_imb_aggregate_median_and_extremes():
+    plot = load_plot()
+    import pandas as pd
+    imb = pd.DataFrame([{"benchmark": "Gather", "ranks": 2, "processes": 2, "kind": "wasm", "bytes": 4,
+                         "t_min": a, "t_avg": b, "t_max": c} for a, b, c in ((1, 2, 3), (0.5, 5, 6), (2, 3, 9))])
+    (r,) = plot.imb_aggregate(imb).itertuples()
+    assert (r.t, r.lo, r.hi, r.reps) == (3, 0.5, 9, 3)
+
+
+def test_plot_script_on_captured_results(results):
+    load_plot()
+    res, _ = results
+    p = subprocess.run([sys.executable, str(ROOT / "plots" / "plot.py"), str(res)], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    plots = res / "plots"
+    for bench in ALL:
+        for ext in ("png", "svg"):
+            f = plots / f"imb_{bench}.{ext}"
+            assert f.stat().st_size > 1000, f
+        assert (plots / f"imb_{bench}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for stem in ("hpcg_gflops", "backends"):
+        assert (plots / f"{stem}.png").exists() and (plots / f"{stem}.svg").exists()
+    for name in ("imb_summary.csv", "imb_slowdown.csv", "hpcg_summary.csv", "backends_summary.csv"):
+        assert (plots / name).stat().st_size > 0
+    report = (res / "report.md").read_text()
+    for bench in ALL:
+        assert f"### {bench}\n" in report and f"(plots/imb_{bench}.png)" in report
+    for section in ("## Machine and software", "## IMB: slowdown per benchmark", "## HPCG-style",
+                    "## Compiler backends", "## Binary sizes", "## Start-up"):
+        assert section in report
+    assert "GM over message sizes s of (t_wasm(s) / t_native(s)) − 1" in report
+    meta = json.loads((res / "meta.json").read_text())
+    assert meta["cpu_model"] in report and meta["mpi_library"] in report
+    for link in re.findall(r"\]\((plots/[^)]+)\)", report):
+        assert (res / link).exists(), link
+    slow = read_csv(plots / "imb_slowdown.csv")
+    assert {r["benchmark"] for r in slow} == set(ALL)
+    assert all(math.isfinite(float(r["slowdown"])) for r in slow)
+
+
+# --------------------------------------------------------------------------
+# end to end
+
+
+TOOLS = [shutil.which("mpicc.openmpi"), shutil.which("mpirun.openmpi"),
+         (ROOT / "target" / "release" / "embedder").exists() or None,
+         (ROOT / "toolchain" / "bin" / "wasm-mpicc").exists() or None]
+
+
+@pytest.mark.skipif(not all(TOOLS), reason="mpicc.openmpi, mpirun.openmpi, the embedder or wasm-mpicc missing")
+def test_run_quick_end_to_end(tmp_path):
+    p = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--ranks", "1,2",
+                        "--reps", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    (res,) = [d for d in tmp_path.iterdir() if d.is_dir()]
+    assert str(res) in p.stdout
+    for name in CSVS:
+        rows = read_csv(res / name)
+        assert rows, name
+    hpcg = read_csv(res / "hpcg.csv")
+    assert {(r["kind"], r["ranks"]) for r in hpcg} == {("native", "1"), ("native", "2"), ("wasm", "1"),
+                                                       ("wasm", "2")}
+    assert all(r["validation"] == "PASSED" and r["rc"] == "0" for r in hpcg)
+    assert {r["kind"] for r in read_csv(res / "imb.csv")} == {"native", "wasm"}
+    sizes = {r["program"]: r for r in read_csv(res / "sizes.csv")}
+    assert int(sizes["imb"]["wasm_bytes"]) > 0 and int(sizes["hpcg"]["native_dynamic_bytes"]) > 0
+    meta = json.loads((res / "meta.json").read_text())
+    for key in ("date_utc", "hostname", "nproc", "cpu_model", "kernel", "mpi_library", "clang", "embedder",
+                "flags", "command"):
+        assert meta[key], key
+    assert meta["failures"] == []
+    assert all((res / r["stdout"]).exists() for r in read_csv(res / "runs.csv"))
