@@ -231,15 +231,9 @@ def gen_fn(f):
             body.append(f"let {n}_ = cx.int_array({n}, ({length}) as i64)?;")
             args.append(f"{n}_ as _")
         elif k == "RANK" and d == "out" and not p["length"]:
-            body.append(f"cx.mem.range({n}, 4)?;")
-            body.append(f"let mut {n}_ = 0;")
-            args.append(f"&mut {n}_")
-            after.append(f"cx.write_rank({n}, {n}_)?;")
+            out_int(body, args, after, n, f"cx.write_rank({n}, {n}_)?;")
         elif k in ("COMM_COMPARISON", "GROUP_COMPARISON") and d == "out":
-            body.append(f"cx.mem.range({n}, 4)?;")
-            body.append(f"let mut {n}_ = 0;")
-            args.append(f"&mut {n}_")
-            after.append(f"cx.write_comparison({n}, {n}_)?;")
+            out_int(body, args, after, n, f"cx.write_comparison({n}, {n}_)?;")
         elif k == "COLOR" and d == "in":
             body.append(f"let {n}_ = cx.color({n});")
             args.append(f"{n}_")
@@ -268,6 +262,14 @@ def gen_fn(f):
     lines.append("    })")
     lines.append("}")
     return "\n".join(lines)
+
+
+def out_int(body, args, after, n, finish):
+    """An int the host returns that needs translating (a rank, a comparison)."""
+    body.append(f"cx.mem.range({n}, 4)?;")
+    body.append(f"let mut {n}_ = 0;")
+    args.append(f"&mut {n}_")
+    after.append(finish)
 
 
 def out_handle(body, args, after, n, null, finish):

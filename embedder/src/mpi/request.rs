@@ -164,22 +164,34 @@ pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> R
     })
 }
 
+/// After Waitall/Testall: completes the requests `done` selects and writes
+/// all statuses.
+fn finish_all(
+    cx: &mut Ctx,
+    requests: u32,
+    handles: &[i32],
+    done: impl Fn(usize) -> bool,
+    statuses: u32,
+    st: &[host_mpi::Status],
+) -> MpiResult {
+    for (i, &h) in handles.iter().enumerate() {
+        if done(i) {
+            completed(cx, requests + 4 * i as u32, h)?;
+        }
+    }
+    write_statuses(cx, statuses, st, (0..handles.len()).map(|i| (i, i)))
+}
+
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Waitall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
         check_statuses_ptr(cx, statuses, count)?;
         let mut st = statuses_scratch(cx, count as usize);
         let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr() as *mut _, st.as_mut_ptr()) };
-        // With MPI_ERR_IN_STATUS some requests completed and their statuses
-        // say which; the others stay pending.
+        // With MPI_ERR_IN_STATUS only some requests completed: the host
+        // nulled those (persistent ones need nothing done).
         let all_done = rc == host_mpi::SUCCESS;
-        let mut result = Ok(());
-        for (i, &h) in handles.iter().enumerate() {
-            if all_done || host_mpi::is_null_request(hosts[i]) {
-                result = result.and(completed(cx, requests + 4 * i as u32, h));
-            }
-        }
-        result = result.and(write_statuses(cx, statuses, &st, (0..count as usize).map(|i| (i, i))));
+        let result = finish_all(cx, requests, &handles, |i| all_done || host_mpi::is_null_request(hosts[i]), statuses, &st);
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
@@ -196,10 +208,7 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
         let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr() as *mut _, &mut f, st.as_mut_ptr()) };
         let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
         if f != 0 {
-            for (i, &h) in handles.iter().enumerate() {
-                result = result.and(completed(cx, requests + 4 * i as u32, h));
-            }
-            result = result.and(write_statuses(cx, statuses, &st, (0..count as usize).map(|i| (i, i))));
+            result = result.and(finish_all(cx, requests, &handles, |_| true, statuses, &st));
         }
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
