@@ -71,7 +71,8 @@ class WasmModule:
                 self._read_exports(pos)
             pos = end
 
-    def _uleb(self, pos):
+    def _leb(self, pos, signed):
+        """LEB128 at pos: (value, position after it)."""
         result = shift = 0
         while True:
             b = self.data[pos]
@@ -79,19 +80,15 @@ class WasmModule:
             result |= (b & 0x7F) << shift
             shift += 7
             if not b & 0x80:
-                return result, pos
-
-    def _sleb(self, pos):
-        result = shift = 0
-        while True:
-            b = self.data[pos]
-            pos += 1
-            result |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                if b & 0x40:
+                if signed and b & 0x40:
                     result -= 1 << shift
                 return result, pos
+
+    def _uleb(self, pos):
+        return self._leb(pos, signed=False)
+
+    def _sleb(self, pos):
+        return self._leb(pos, signed=True)
 
     def _name(self, pos):
         n, pos = self._uleb(pos)
