@@ -597,19 +597,20 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 MPIWASM_DEPRECATED("deprecated since MPI-2.2; use MPI_Session_errhandler_function")
 typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 
-/* ---- Predefined callbacks: integer constants (0 = null/no-op, 1 = dup) ----- */
+/* ---- Predefined callbacks: integer constants (0 = null/no-op; dup = ---- */
+/* 0xFFFFFFFF, not the ABI's 1, which is a valid function index on wasm32) */
 
 #define MPI_NULL_COPY_FN                   ((MPI_Copy_function*)0x0) /* deprecated since MPI-2.0 */
-#define MPI_DUP_FN                         ((MPI_Copy_function*)0x1) /* deprecated since MPI-2.0 */
+#define MPI_DUP_FN                         ((MPI_Copy_function*)0xFFFFFFFF) /* deprecated since MPI-2.0 */
 #define MPI_NULL_DELETE_FN                 ((MPI_Delete_function*)0x0) /* deprecated since MPI-2.0 */
 #define MPI_COMM_NULL_COPY_FN              ((MPI_Comm_copy_attr_function*)0x0)
-#define MPI_COMM_DUP_FN                    ((MPI_Comm_copy_attr_function*)0x1)
+#define MPI_COMM_DUP_FN                    ((MPI_Comm_copy_attr_function*)0xFFFFFFFF)
 #define MPI_COMM_NULL_DELETE_FN            ((MPI_Comm_delete_attr_function*)0x0)
 #define MPI_TYPE_NULL_COPY_FN              ((MPI_Type_copy_attr_function*)0x0)
-#define MPI_TYPE_DUP_FN                    ((MPI_Type_copy_attr_function*)0x1)
+#define MPI_TYPE_DUP_FN                    ((MPI_Type_copy_attr_function*)0xFFFFFFFF)
 #define MPI_TYPE_NULL_DELETE_FN            ((MPI_Type_delete_attr_function*)0x0)
 #define MPI_WIN_NULL_COPY_FN               ((MPI_Win_copy_attr_function*)0x0)
-#define MPI_WIN_DUP_FN                     ((MPI_Win_copy_attr_function*)0x1)
+#define MPI_WIN_DUP_FN                     ((MPI_Win_copy_attr_function*)0xFFFFFFFF)
 #define MPI_WIN_NULL_DELETE_FN             ((MPI_Win_delete_attr_function*)0x0)
 #define MPI_CONVERSION_FN_NULL             ((MPI_Datarep_conversion_function*)0x0)
 #define MPI_CONVERSION_FN_NULL_C           ((MPI_Datarep_conversion_function_c*)0x0)

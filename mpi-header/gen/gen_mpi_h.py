@@ -627,10 +627,23 @@ def callback_typedefs(callbacks: list[Function]) -> list[str]:
     return out
 
 
+# On wasm32 a function pointer is an index into the function table, and
+# wasm-ld gives the first address-taken function index 1: the ABI's value 1
+# for the MPI_*_DUP_FN callbacks would alias a real guest function.  They get
+# 0xFFFFFFFF, which no table index can be (0 stays: wasm-ld never uses it).
+WASM32_DUP_FN = 0xFFFFFFFF
+
+
+def callback_value(r: Row) -> str:
+    value = int(r.value, 0)
+    return hex(WASM32_DUP_FN).upper().replace("0X", "0x") if value == 1 else c_int_literal(r.value)
+
+
 def callback_constants(rows: list[Row], callbacks: list[Function]) -> list[str]:
     names = {cb.name for cb in callbacks}
     out = [
-        "/* ---- Predefined callbacks: integer constants (0 = null/no-op, 1 = dup) ----- */",
+        "/* ---- Predefined callbacks: integer constants (0 = null/no-op; dup = ---- */",
+        "/* 0xFFFFFFFF, not the ABI's 1, which is a valid function index on wasm32) */",
         "",
     ]
     for r in rows:
@@ -640,7 +653,7 @@ def callback_constants(rows: list[Row], callbacks: list[Function]) -> list[str]:
         tag = ""
         if base in DEPRECATED_CALLBACK_TYPES:
             tag = " /* deprecated since MPI-2.0 */"
-        out.append(define(r.name, f"(({r.c_type}){c_int_literal(r.value)})", tag))
+        out.append(define(r.name, f"(({r.c_type}){callback_value(r)})", tag))
     out.append("")
     return out
 

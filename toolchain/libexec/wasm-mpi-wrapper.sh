@@ -187,11 +187,14 @@ wasm_mpi_main() {
     # and CMake feature checks see the truth (never --allow-undefined, which
     # resolves undefined data to address 0).  The embedder needs malloc/free to
     # hand memory to the guest, and MPI codes want a larger stack than the
-    # 64 KiB default.
+    # 64 KiB default.  Callbacks the guest hands to MPI (user reduction ops,
+    # error handlers, attribute copy/delete functions) are function-table
+    # indices, so the embedder needs the table exported.
     local -a link_flags=(
         "-Wl,--allow-undefined-file=${header_dir}/mpi-imports.syms"
         -Wl,--export=malloc
         -Wl,--export=free
+        -Wl,--export-table
         -Wl,-z,stack-size=8388608
         -mexec-model=command
     )
