@@ -180,6 +180,17 @@ pub fn null_datatype() -> Datatype {
     Datatype(unsafe { ffi::RSMPI_DATATYPE_NULL })
 }
 
+pub fn null_op() -> Op {
+    constants().ops["MPI_OP_NULL"]
+}
+
+/// The integer a host attribute (MPI_TAG_UB, ...) points at, if set.
+pub fn comm_attr_int(comm: Comm, keyval: i32) -> Option<i32> {
+    let (mut value, mut flag): (*mut c_int, c_int) = (std::ptr::null_mut(), 0);
+    let rc = unsafe { ffi::MPI_Comm_get_attr(comm.0, keyval, &mut value as *mut _ as *mut c_void, &mut flag) };
+    (rc == SUCCESS && flag != 0 && !value.is_null()).then(|| unsafe { *value })
+}
+
 pub fn is_null_request(r: Request) -> bool {
     r.0 == null_request().0
 }

@@ -13,12 +13,10 @@ use wasmer_wasix::{wasmer_wasix_types::wasi::ExitCode, WasiError};
 use crate::{
     cli::{Common, RunArgs},
     engine, host_mpi,
-    mpi::{self, Fatal, MpiEnv},
+    mpi::{self, Fatal, MpiEnv, TRAP_EXIT},
     rank, wasi,
 };
 
-/// Exit code after a trap, as for a process killed by SIGABRT.
-const TRAP_EXIT: i32 = 134;
 
 pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let path = args.module();
@@ -63,9 +61,11 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     if !matches!(tunables.memory_style(&memory.ty(&store)), wasmer::vm::MemoryStyle::Static { .. }) {
         bail!("the module's memory would not be static; outstanding MPI operations need memory that never moves");
     }
-    let (malloc, free) = (instance.exports.get_function("malloc").ok().cloned(), instance.exports.get_function("free").ok().cloned());
+    let exports = &instance.exports;
+    let (malloc, free) = (exports.get_function("malloc").ok().cloned(), exports.get_function("free").ok().cloned());
+    let table = exports.get_table("__indirect_function_table").ok().cloned();
     let base = memory.view(&store).data_ptr();
-    mpi_env.as_mut(&mut store).attach(memory, base, malloc, free);
+    mpi_env.as_mut(&mut store).attach(mpi::GuestFns::new(table, malloc, free, memory, base));
     let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;
     let inst_seconds = t_inst.elapsed().as_secs_f64();
 

@@ -18,6 +18,9 @@ FAULTS = {
     "bad-type": "MPI_ERR_TYPE: MPI_LONG_DOUBLE is not supported",
     "unsupported": "MPI_Win_fence is not supported by this embedder",
     "abort": "",
+    "op-trap": "guest trapped",
+    "bad-datatype": "MPI_Send: MPI_ERR_TYPE",
+    "errhandler-abort": "",
 }
 
 
@@ -40,6 +43,23 @@ def test_fault_exit_codes_standalone(build, run_wasm):
     assert run_wasm(wasm, "trap").returncode == 134
     assert run_wasm(wasm, "abort").returncode == 7
     assert run_wasm(wasm, "unsupported").returncode == 1
+    assert run_wasm(wasm, "op-trap").returncode == 134
+    assert run_wasm(wasm, "errhandler-abort").returncode == 42
+
+
+def test_error_handler_abort_code_reaches_mpirun(build, run_wasm):
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "errhandler-abort", np=2, timeout=60)
+    assert r.returncode == 42, r.stdout + r.stderr
+
+
+def test_datatype_errors_are_returned_under_errors_return(build, run_wasm):
+    """Derived datatypes whose span leaves wasm memory and invalid datatype
+    handles come back as error classes instead of ending the job."""
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "returns")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 6, r.stdout
+    assert all(line.endswith(" ok") for line in lines), r.stdout
 
 
 def test_buffer_ending_exactly_at_the_end_of_memory_is_accepted(build, run_wasm):

@@ -2,7 +2,9 @@
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::{call, CommEntry, ErrorMode, RequestEntry},
+    attr,
+    context::{call, CommEntry, RequestEntry},
+    generated,
     errors::{Fatal, MpiError},
     MpiEnv,
 };
@@ -17,57 +19,72 @@ pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32
     })
 }
 
-/// The predefined error handlers (user-defined ones come with the
-/// error-handling family).
-pub fn set_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: i32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Comm_set_errhandler", comm, |cx| {
-        cx.comm(comm)?;
-        let mode = match errhandler {
-            abi::c::MPI_ERRORS_ARE_FATAL | abi::c::MPI_ERRORS_ABORT => ErrorMode::Fatal,
-            abi::c::MPI_ERRORS_RETURN => ErrorMode::Return,
-            _ => return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("unsupported error handler {errhandler:#x}"))),
-        };
-        cx.bridge.set_comm_errors(comm, mode)
-    })
-}
-
-pub fn get_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Comm_get_errhandler", comm, |cx| {
-        cx.comm(comm)?;
-        let h = match cx.bridge.comm_errors_of(comm) {
-            Some(ErrorMode::Return) => abi::c::MPI_ERRORS_RETURN,
-            _ => abi::c::MPI_ERRORS_ARE_FATAL,
-        };
-        Ok(cx.mem.write_i32(errhandler, h)?)
-    })
-}
-
+/// Attribute delete callbacks run first (on a communicator still valid).
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
-        let h = cx.mem.read_i32(comm)?;
+    let mut h = abi::c::MPI_COMM_NULL;
+    let rc = call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
+        h = cx.mem.read_i32(comm)?;
         if h == abi::c::MPI_COMM_WORLD || h == abi::c::MPI_COMM_SELF {
             return Err(MpiError::new(abi::c::MPI_ERR_COMM, "predefined communicators cannot be freed"));
         }
+        cx.comm(h).map(drop)
+    })?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    let rc = attr::delete_all(&mut env, "MPI_Comm_free", attr::Kind::Comm, h)?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
         let mut c = cx.comm(h)?.host;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.0) })?;
-        cx.bridge.comms.remove(h);
+        if let Some(entry) = cx.bridge.comms.remove(h) {
+            cx.bridge.release_errhandler(entry.errhandler);
+        }
         Ok(cx.mem.write_i32(comm, abi::c::MPI_COMM_NULL)?)
     })
+}
+
+/// After a successful duplication into the guest handle at `newcomm`, the
+/// attributes of `comm` are copied by their keyvals' copy callbacks.
+fn copy_attributes(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32, comm: i32, newcomm: u32) -> Result<i32, Fatal> {
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    let mut new = abi::c::MPI_COMM_NULL;
+    call(env, function, comm, |cx| {
+        new = cx.mem.read_i32(newcomm)?;
+        Ok(())
+    })?;
+    attr::copy_all(env, function, attr::Kind::Comm, comm, new)
+}
+
+pub fn dup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32) -> Result<i32, Fatal> {
+    let rc = generated::comm::mpi_comm_dup(env.as_mut(), comm, newcomm)?;
+    copy_attributes(&mut env, "MPI_Comm_dup", rc, comm, newcomm)
+}
+
+pub fn dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
+    let rc = generated::comm::mpi_comm_dup_with_info(env.as_mut(), comm, info, newcomm)?;
+    copy_attributes(&mut env, "MPI_Comm_dup_with_info", rc, comm, newcomm)
 }
 
 /// The new communicator's guest handle is written at once; the host fills
 /// in the communicator itself when the request completes.
 pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Comm_idup", comm, |cx| {
+    let rc = call(&mut env, "MPI_Comm_idup", comm, |cx| {
         let c = cx.comm(comm)?;
         cx.mem.range(newcomm, 4)?;
         cx.mem.range(request, 4)?;
-        let guest = cx.bridge.comms.insert(CommEntry::pending(c.errors));
+        let errhandler = cx.bridge.inherit_errhandler(comm);
+        let guest = cx.bridge.comms.insert(CommEntry::pending(errhandler));
         let mut slot = Box::new((guest, host_mpi::null_communicator()));
         let mut r = host_mpi::null_request();
         let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.1 .0, &mut r.0) };
         if let Err(e) = cx.host(rc) {
             cx.bridge.comms.remove(guest);
+            cx.bridge.release_errhandler(errhandler);
             return Err(e);
         }
         let mut entry = RequestEntry::new(r, false);
@@ -75,7 +92,8 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
         let handle = cx.bridge.requests.insert(entry);
         cx.mem.write_i32(newcomm, guest)?;
         Ok(cx.mem.write_i32(request, handle)?)
-    })
+    })?;
+    copy_attributes(&mut env, "MPI_Comm_idup", rc, comm, newcomm)
 }
 
 pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result<i32, Fatal> {

@@ -3,29 +3,38 @@
 //! translation and the guest-visible error handling.
 use std::collections::HashMap;
 
-use wasmer::FunctionEnvMut;
+use std::rc::Rc;
+
+use wasmer::{FunctionEnvMut, StoreMut};
 
 use super::{
+    attr,
+    callbacks::{self, GuestFns},
     datatype::{self, DatatypeEntry},
+    errhandler::{self, ErrhandlerEntry},
     errors::{Fatal, MpiError, MpiResult},
     status::{Public, StatusMap},
     MpiEnv,
 };
 use crate::{abi, guest_memory::GuestMemory, handles::Table, host_mpi};
 
-/// What an MPI error on a communicator does in the guest.
+/// What an MPI error does in the guest (the error handler's behaviour).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorMode {
     /// MPI_ERRORS_ARE_FATAL (the default) and MPI_ERRORS_ABORT.
     Fatal,
-    /// MPI_ERRORS_RETURN: the error class is returned to the guest.
+    /// MPI_ERRORS_RETURN: the error code is returned to the guest.
     Return,
+    /// A guest handler (function-table index), called before the error
+    /// code is returned.
+    User(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
 pub struct CommEntry {
     pub host: host_mpi::Comm,
-    pub errors: ErrorMode,
+    /// The guest error handler (a handle in `Bridge::errhandlers`).
+    pub errhandler: i32,
     /// Fixed for the communicator's life, cached so collectives need no
     /// extra host calls: this rank, intercommunicator or not, and how many
     /// ranks per-rank arrays hold (the remote group's size for an
@@ -37,7 +46,7 @@ pub struct CommEntry {
 
 impl CommEntry {
     /// An entry for a valid host communicator (queried once).
-    pub fn new(host: host_mpi::Comm, errors: ErrorMode) -> Self {
+    pub fn new(host: host_mpi::Comm, errhandler: i32) -> Self {
         let (mut rank, mut inter, mut peers) = (0, 0, 0);
         host_mpi::comm_rank(host, &mut rank);
         host_mpi::comm_test_inter(host, &mut inter);
@@ -46,12 +55,12 @@ impl CommEntry {
         } else {
             host_mpi::comm_size(host, &mut peers);
         }
-        Self { host, errors, rank, inter: inter != 0, peers: peers as i64 }
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64 }
     }
 
     /// A handle whose host communicator is filled in later (MPI_Comm_idup).
-    pub fn pending(errors: ErrorMode) -> Self {
-        Self { host: host_mpi::null_communicator(), errors, rank: 0, inter: false, peers: 0 }
+    pub fn pending(errhandler: i32) -> Self {
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0 }
     }
 
     /// Which arguments of a rooted collective MPI reads at this process:
@@ -101,12 +110,20 @@ pub struct Bridge {
     /// True between a successful MPI_Init and MPI_Finalize.
     ready: bool,
     pub comms: Table<CommEntry>,
-    datatypes: Table<DatatypeEntry>,
-    ops: Table<host_mpi::Op>,
+    pub datatypes: Table<DatatypeEntry>,
+    /// Derived types' contents and names; names given to predefined types.
+    pub type_meta: HashMap<i32, datatype::TypeMeta>,
+    pub predefined_type_names: HashMap<i32, String>,
+    pub ops: Table<host_mpi::Op>,
+    /// User operation handle -> its trampoline slot.
+    pub user_op_slots: HashMap<i32, usize>,
+    pub attributes: attr::Attributes,
     pub requests: Table<RequestEntry>,
     messages: Table<host_mpi::Message>,
     pub groups: Table<host_mpi::Group>,
     pub infos: Table<host_mpi::Info>,
+    pub errhandlers: Table<ErrhandlerEntry>,
+    pub user_errors: errhandler::UserErrors,
     /// Host address of MPI_IN_PLACE.
     in_place: usize,
     /// Scratch for request and status arrays (reused: no allocation per call
@@ -128,11 +145,17 @@ impl Bridge {
             ready: false,
             comms: Table::new(abi::c::MPI_COMM_NULL, 3),
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),
+            type_meta: HashMap::new(),
+            predefined_type_names: HashMap::new(),
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
+            user_op_slots: HashMap::new(),
+            attributes: attr::Attributes::new(),
             requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
             messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),
             groups: Table::new(abi::c::MPI_GROUP_NULL, 2),
             infos: Table::new(abi::c::MPI_INFO_NULL, 2),
+            errhandlers: errhandler::predefined_table(),
+            user_errors: Default::default(),
             in_place: 0,
             scratch_requests: Vec::new(),
             scratch_statuses: Vec::new(),
@@ -157,8 +180,9 @@ impl Bridge {
             // Errors come back to the bridge, which applies the guest's handler.
             self.check(host_mpi::comm_set_errhandler(comm, host.errors_return))?;
         }
-        self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry::new(host.comm_world, ErrorMode::Fatal));
-        self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry::new(host.comm_self, ErrorMode::Fatal));
+        let fatal = abi::c::MPI_ERRORS_ARE_FATAL;
+        self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry::new(host.comm_world, fatal));
+        self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry::new(host.comm_self, fatal));
         self.datatypes = datatype::predefined_table();
         for &(name, kind, value) in abi::c::ALL {
             if kind == "handle" && (abi::c::MPI_OP_NULL + 1..abi::c::MPI_OP_NULL + 0x20).contains(&value) {
@@ -192,8 +216,11 @@ impl Bridge {
         MpiError::new(abi::c::MPI_ERR_OTHER, "MPI is not initialized (called before MPI_Init or after MPI_Finalize)")
     }
 
+    /// What an error in a call on `comm` does (calls without a
+    /// communicator use MPI_COMM_WORLD's handler).
     fn comm_errors(&self, comm: i32) -> ErrorMode {
-        self.comms.get(comm).or(self.comms.get(abi::c::MPI_COMM_WORLD)).map_or(ErrorMode::Fatal, |c| c.errors)
+        let c = self.comms.get(comm).or(self.comms.get(abi::c::MPI_COMM_WORLD));
+        c.and_then(|c| self.errhandlers.get(c.errhandler)).map_or(ErrorMode::Fatal, |e| e.mode)
     }
 
     /// A host error code as the guest's error class.
@@ -216,11 +243,15 @@ impl Bridge {
 pub struct Ctx<'a> {
     pub mem: GuestMemory<'a>,
     pub bridge: &'a mut Bridge,
+    /// For checking guest callbacks handed to the bridge.
+    store: *mut StoreMut<'a>,
+    pub fns: &'a GuestFns,
 }
 
 /// Runs one MPI function body and turns its result into what the guest
-/// sees: MPI_SUCCESS, an error class (MPI_ERRORS_RETURN), or the end of the
-/// job (MPI_ERRORS_ARE_FATAL). `comm` selects the error handler.
+/// sees: MPI_SUCCESS, an error code (MPI_ERRORS_RETURN, or after a guest
+/// error handler ran), or the end of the job (MPI_ERRORS_ARE_FATAL). `comm`
+/// selects the error handler.
 #[inline]
 pub fn call(
     env: &mut FunctionEnvMut<MpiEnv>,
@@ -228,23 +259,35 @@ pub fn call(
     comm: i32,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
-    let (data, store) = env.data_and_store_mut();
-    let MpiEnv { memory, base, known_size, bridge, .. } = data;
-    let Some(memory) = memory.as_ref() else {
+    callbacks::reentry_forbidden(function)?;
+    let (data, mut store) = env.data_and_store_mut();
+    let MpiEnv { fns, known_size, bridge } = data;
+    let Some(fns) = fns.as_ref() else {
         return Err(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() });
     };
-    let current = || memory.view(&store).data_size();
-    // Safety: static memory never moves from `base`, and never shrinks.
-    let mem = unsafe { GuestMemory::new(*base, *known_size, &current) };
-    let mut cx = Ctx { mem, bridge };
+    let store: *mut StoreMut = &mut store;
+    // Safety: the store outlives this call; the memory's base never moves
+    // (static memory) and the memory never shrinks.
+    let current = || fns.memory_size(unsafe { &*store });
+    let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
+    let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
+    let mut cx = Ctx { mem, bridge, store, fns };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
-    match result {
-        Ok(()) => Ok(abi::c::MPI_SUCCESS),
-        Err(e) => match cx.bridge.comm_errors(comm) {
-            ErrorMode::Return => Ok(e.class),
-            ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
-        },
+    drop(active);
+    let e = match result {
+        Ok(()) => return Ok(abi::c::MPI_SUCCESS),
+        Err(e) => e,
+    };
+    match bridge.comm_errors(comm) {
+        ErrorMode::Return => Ok(e.class),
+        ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
+        ErrorMode::User(handler) => {
+            let fns = fns.clone();
+            let comm = if bridge.comms.get(comm).is_some() { comm } else { abi::c::MPI_COMM_WORLD };
+            errhandler::invoke(env, &fns, function, handler, comm, e.class)?;
+            Ok(e.class)
+        }
     }
 }
 
@@ -253,6 +296,20 @@ impl Ctx<'_> {
     #[inline]
     pub fn host(&self, rc: i32) -> MpiResult {
         self.bridge.check(rc)
+    }
+
+    /// Checks that a guest callback (a function-table index) takes
+    /// `params` i32 arguments and returns `results` values.
+    pub fn check_callback(&mut self, index: u32, params: usize, results: usize) -> MpiResult {
+        // Safety: the store outlives the call; the bridge state is not in it.
+        let store = unsafe { &mut *self.store };
+        Ok(self.fns.check_signature(store, index, params, results)?)
+    }
+
+    /// Guest memory from the guest's malloc (kept by the bridge).
+    pub fn guest_alloc(&mut self, len: u32) -> MpiResult<u32> {
+        let store = unsafe { &mut *self.store };
+        self.fns.alloc(store, len).map_err(|e| MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string()))
     }
 
     #[inline]
@@ -522,24 +579,6 @@ impl Ctx<'_> {
     }
 }
 
-impl Bridge {
-    /// Sets what errors on `comm` do (predefined handlers; user handlers
-    /// come with the error-handling family).
-    pub fn set_comm_errors(&mut self, comm: i32, mode: ErrorMode) -> MpiResult {
-        match self.comms.get_mut(comm) {
-            Some(c) => {
-                c.errors = mode;
-                Ok(())
-            }
-            None => Err(MpiError::new(abi::c::MPI_ERR_COMM, format!("invalid communicator handle {comm:#x}"))),
-        }
-    }
-
-    pub fn comm_errors_of(&self, comm: i32) -> Option<ErrorMode> {
-        self.comms.get(comm).map(|c| c.errors)
-    }
-}
-
 /// Communicators, groups and infos made by the bridge.
 impl Ctx<'_> {
     /// A communicator argument MPI may ignore (peer_comm at non-leaders):
@@ -557,8 +596,8 @@ impl Ctx<'_> {
         let handle = if host.0 == host_mpi::null_communicator().0 {
             abi::c::MPI_COMM_NULL
         } else {
-            let errors = self.bridge.comm_errors_of(parent).unwrap_or(ErrorMode::Fatal);
-            self.bridge.comms.insert(CommEntry::new(host, errors))
+            let errhandler = self.bridge.inherit_errhandler(parent);
+            self.bridge.comms.insert(CommEntry::new(host, errhandler))
         };
         Ok(self.mem.write_i32(ptr, handle)?)
     }

@@ -59,7 +59,15 @@ pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, requ
     })
 }
 
+/// As MPI requires, MPI_COMM_SELF's attributes are deleted first (their
+/// delete callbacks are how libraries hook into finalization).
 pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
+    if host_mpi::active() {
+        let rc = super::attr::delete_all(&mut env, "MPI_Finalize", super::attr::Kind::Comm, abi::c::MPI_COMM_SELF)?;
+        if rc != abi::c::MPI_SUCCESS {
+            return Ok(rc);
+        }
+    }
     call(&mut env, "MPI_Finalize", WORLD, |cx| {
         cx.require_running()?;
         let _ = std::io::stdout().flush();
@@ -78,6 +86,11 @@ pub fn finalized(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32, Fata
 }
 
 pub fn abort(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcode: i32) -> Result<i32, Fatal> {
+    if super::callbacks::in_user_function() {
+        // called from a user reduction, inside the bridge's own MPI call
+        let _ = std::io::stdout().flush();
+        host_mpi::abort(host_mpi::constants().comm_world, errorcode);
+    }
     let mut target = None;
     call(&mut env, "MPI_Abort", WORLD, |cx| {
         target = cx.comm(comm).or_else(|_| cx.comm(WORLD)).ok().map(|c| c.host);
@@ -133,27 +146,6 @@ pub fn wtick(_env: FunctionEnvMut<MpiEnv>) -> f64 {
 
 /// The bridge hands the guest error classes as error codes, so a code is
 /// its own class.
-pub fn error_class(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, errorclass: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Error_class", WORLD, |cx| {
-        if !(0..=abi::c::MPI_ERR_LASTCODE).contains(&errorcode) {
-            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("invalid error code {errorcode}")));
-        }
-        Ok(cx.mem.write_i32(errorclass, errorcode)?)
-    })
-}
-
-pub fn error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string: u32, resultlen: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Error_string", WORLD, |cx| {
-        let name = abi::error_class_name(errorcode);
-        let text = match host_mpi::constants().ints.get(name) {
-            Some(&host_class) if errorcode != 0 => format!("{name}: {}", host_mpi::error_string(host_class)),
-            _ if errorcode == 0 => "MPI_SUCCESS: no errors".to_string(),
-            _ => format!("unknown error code {errorcode}"),
-        };
-        cx.write_string(string, resultlen, &text, abi::c::MPI_MAX_ERROR_STRING)
-    })
-}
-
 /// Profiling control has no effect (as in most MPI libraries).
 pub fn pcontrol(_env: FunctionEnvMut<MpiEnv>, _level: i32, _varargs: u32) -> i32 {
     abi::c::MPI_SUCCESS
@@ -205,12 +197,9 @@ pub fn buffer_detach(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u3
 /// Memory for MPI comes from the guest's own allocator (its exported
 /// `malloc`), so it lies inside the sandbox like any other guest buffer.
 pub fn alloc_mem(mut env: FunctionEnvMut<MpiEnv>, size: i32, info: i32, baseptr: u32) -> Result<i32, Fatal> {
-    let malloc = env.data().guest_malloc();
-    let addr = match (&malloc, size) {
-        (Some(f), s) if s >= 0 => match f.call(&mut env, &[wasmer::Value::I32(s)]) {
-            Ok(v) => v.first().and_then(|v| v.i32()),
-            Err(e) => return Err(Fatal::Mpi { function: "MPI_Alloc_mem", class: abi::c::MPI_ERR_NO_MEM, detail: e.message() }),
-        },
+    let fns = env.data().guest_fns();
+    let addr = match (&fns, size) {
+        (Some(fns), s) if s >= 0 => Some(fns.alloc(&mut env, s as u32)),
         _ => None,
     };
     call(&mut env, "MPI_Alloc_mem", WORLD, |cx| {
@@ -218,24 +207,20 @@ pub fn alloc_mem(mut env: FunctionEnvMut<MpiEnv>, size: i32, info: i32, baseptr:
         if size < 0 {
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative size {size}")));
         }
-        let Some(addr) = addr else {
-            return Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "the module exports no malloc (build it with wasm-mpicc)"));
-        };
-        if addr == 0 && size > 0 {
-            return Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, format!("guest malloc({size}) failed")));
+        match addr {
+            Some(Ok(addr)) => Ok(cx.mem.write_i32(baseptr, addr as i32)?),
+            Some(Err(e)) => Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string())),
+            None => Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "called before the module was instantiated")),
         }
-        Ok(cx.mem.write_i32(baseptr, addr)?)
     })
 }
 
 pub fn free_mem(mut env: FunctionEnvMut<MpiEnv>, base: u32) -> Result<i32, Fatal> {
-    let Some(free) = env.data().guest_free() else {
-        return call(&mut env, "MPI_Free_mem", WORLD, |_| {
-            Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "the module exports no free (build it with wasm-mpicc)"))
-        });
-    };
-    if let Err(e) = free.call(&mut env, &[wasmer::Value::I32(base as i32)]) {
-        return Err(Fatal::Mpi { function: "MPI_Free_mem", class: abi::c::MPI_ERR_BASE, detail: e.message() });
-    }
-    Ok(abi::c::MPI_SUCCESS)
+    let fns = env.data().guest_fns();
+    let freed = fns.map(|f| f.release(&mut env, base));
+    call(&mut env, "MPI_Free_mem", WORLD, |_| match freed {
+        Some(Ok(())) => Ok(()),
+        Some(Err(e)) => Err(MpiError::new(abi::c::MPI_ERR_BASE, e.to_string())),
+        None => Err(MpiError::new(abi::c::MPI_ERR_NO_MEM, "called before the module was instantiated")),
+    })
 }

@@ -25,6 +25,9 @@ impl From<OutOfBounds> for MpiError {
 
 pub type MpiResult<T = ()> = Result<T, MpiError>;
 
+/// Exit code after a trap, as for a process killed by SIGABRT.
+pub const TRAP_EXIT: i32 = 134;
+
 /// Ends the whole job: raised from a host function as a Wasmer user error,
 /// unwinds the guest, and is reported once by the runner, which then aborts
 /// the job through the host MPI.
@@ -36,6 +39,8 @@ pub enum Fatal {
     Unsupported(String),
     /// The guest called MPI_Abort while MPI was not running.
     Abort(i32),
+    /// A guest callback (error handler, attribute function) trapped.
+    Callback { function: &'static str, detail: String },
 }
 
 impl Fatal {
@@ -45,6 +50,7 @@ impl Fatal {
             Fatal::Mpi { class, .. } => (*class).clamp(1, 255),
             Fatal::Unsupported(_) => 1,
             Fatal::Abort(code) => *code,
+            Fatal::Callback { .. } => TRAP_EXIT,
         }
     }
 }
@@ -57,6 +63,7 @@ impl fmt::Display for Fatal {
             }
             Fatal::Unsupported(name) => write!(f, "{name} is not supported by this embedder"),
             Fatal::Abort(code) => write!(f, "MPI_Abort called with error code {code}"),
+            Fatal::Callback { function, detail } => write!(f, "{function}: a guest callback trapped: {detail}"),
         }
     }
 }

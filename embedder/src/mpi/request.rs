@@ -54,7 +54,7 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
             if let Some(new_comm) = entry.new_comm {
                 let (guest, host) = *new_comm;
                 if let Some(c) = cx.bridge.comms.get_mut(guest) {
-                    *c = super::context::CommEntry::new(host, c.errors);
+                    *c = super::context::CommEntry::new(host, c.errhandler);
                 }
             }
         }

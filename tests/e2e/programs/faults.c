@@ -1,11 +1,71 @@
 /* faults.c FAULT: rank 1 (or rank 0 alone) commits FAULT while the other
  * ranks wait for a message that never comes, so only a job-wide abort ends
- * the run. Faults that rely on wasm32's memory layout are wasm-only. */
+ * the run; "op-trap" is committed inside a collective that all ranks are in.
+ * "returns" checks errors returned under MPI_ERRORS_RETURN and carries on.
+ * Faults that rely on wasm32's memory layout are wasm-only. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 static int depth(int n) { volatile int pad[64]; pad[n % 64] = n; return n + depth(n + 1) + pad[0]; }
+
+/* a user reduction op that traps wherever MPI runs it */
+static void trapping_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
+    (void)in; (void)inout; (void)len; (void)dt;
+    __builtin_trap();
+}
+
+static void abort_handler(MPI_Comm *comm, int *code, ...) {
+    (void)code;
+    MPI_Abort(*comm, 42);
+}
+
+static size_t memory_end(void);
+
+/* errors that come back as return codes: prints one line per check */
+static void returned_errors(int rank) {
+    int x[4] = {0, 0, 0, 0}, cls, rc;
+    /* errors outside communication go to COMM_WORLD (MPI-3) or COMM_SELF (MPI-4) */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    /* a vector whose first element is inside memory and second is 64 KiB past its end */
+    MPI_Datatype far, below, bogus = (MPI_Datatype)0x7ff00001;
+    MPI_Type_vector(2, 1, 1 << 14, MPI_INT, &far);
+    MPI_Type_commit(&far);
+    rc = MPI_Send((void *)(memory_end() - 64), 1, far, rank, 5, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    printf("derived type past the end of memory %s\n", cls == MPI_ERR_BUFFER ? "ok" : "FAILED");
+    if (rc == MPI_SUCCESS) MPI_Recv(x, 2, MPI_INT, rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* lower bound -4096 from address 64: the span starts below address 0 */
+    int bl[2] = {1, 1};
+    MPI_Aint disp[2] = {-4096, 0};
+    MPI_Type_create_hindexed(2, bl, disp, MPI_INT, &below);
+    MPI_Type_commit(&below);
+    rc = MPI_Send((void *)64, 1, below, rank, 6, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    printf("derived type below address 0 %s\n", cls == MPI_ERR_BUFFER ? "ok" : "FAILED");
+    if (rc == MPI_SUCCESS) MPI_Recv(x, 2, MPI_INT, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    rc = MPI_Send(x, 1, bogus, rank, 7, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    printf("invalid datatype handle %s\n", cls == MPI_ERR_TYPE ? "ok" : "FAILED");
+    MPI_Aint lb, extent;
+    rc = MPI_Type_get_extent(bogus, &lb, &extent);
+    MPI_Error_class(rc, &cls);
+    printf("invalid datatype handle in Type_get_extent %s\n", cls == MPI_ERR_TYPE ? "ok" : "FAILED");
+    rc = MPI_Send(x, 1, MPI_DATATYPE_NULL, rank, 8, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    printf("MPI_DATATYPE_NULL %s\n", cls == MPI_ERR_TYPE ? "ok" : "FAILED");
+    /* a derived type that fits is fine */
+    int y[2] = {-1, -1};
+    MPI_Sendrecv((void *)(memory_end() - (1 << 16) - 64), 1, far, rank, 9, y, 2, MPI_INT, rank, 9,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("derived type ending inside memory ok\n");
+    MPI_Type_free(&far);
+    MPI_Type_free(&below);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+    fflush(stdout);
+}
 
 static size_t memory_end(void) {
 #ifdef __wasm__
@@ -22,6 +82,17 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *fault = argc > 1 ? argv[1] : "none";
     int culprit = size > 1 ? 1 : 0;
+    if (!strcmp(fault, "op-trap")) {
+        /* every rank in the collective; with two or more ranks some rank
+         * combines two contributions, alone the Reduce_local does */
+        MPI_Op op;
+        MPI_Op_create(trapping_op, 1, &op);
+        int in = rank, out = 0;
+        MPI_Allreduce(&in, &out, 1, MPI_INT, op, MPI_COMM_WORLD);
+        MPI_Reduce_local(&in, &out, 1, MPI_INT, op);
+        printf("rank %d: unexpected message\n", rank);
+        return 1;
+    }
     if (rank != culprit) {
         /* never satisfied: only an abort of the whole job ends this */
         MPI_Recv(&x, 1, MPI_INT, culprit, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -58,6 +129,16 @@ int main(int argc, char **argv) {
         MPI_Win_fence(0, MPI_WIN_NULL); /* one-sided communication: not bridged yet */
     } else if (!strcmp(fault, "abort")) {
         MPI_Abort(MPI_COMM_WORLD, 7);
+    } else if (!strcmp(fault, "bad-datatype")) {
+        MPI_Send(&x, 1, (MPI_Datatype)0x7ff00001, 0, 1, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "errhandler-abort")) {
+        /* the program's error handler aborts the job with its own code */
+        MPI_Errhandler eh;
+        MPI_Comm_create_errhandler(abort_handler, &eh);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+        MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "returns")) {
+        returned_errors(rank);
     }
     if (size > 1) MPI_Send(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
     MPI_Finalize();

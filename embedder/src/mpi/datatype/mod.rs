@@ -1,8 +1,66 @@
 //! Datatypes: the guest's predefined types mapped to host types of the same
-//! size and layout on wasm32, and the byte span a (count, datatype) buffer
-//! covers.
+//! size and layout on wasm32, the byte span a (count, datatype) buffer
+//! covers, and what the bridge records about derived types.
+//!
+//! Every guest predefined type maps to a host type with the wasm32 size and
+//! layout, so a derived type built on the host from the guest's description
+//! (displacements widened from 32 bits) has exactly the guest's layout, and
+//! the host's sizes and extents are the wasm32 ones. Absolute addresses
+//! (MPI_Get_address) are guest offsets: a buffer at MPI_BOTTOM (guest 0) is
+//! the memory's base on the host, so base + offset is the host address.
+mod construct;
+mod pack;
+mod query;
+
+use std::rc::Rc;
+
+pub use construct::*;
+pub use pack::*;
+pub use query::*;
+
 use super::errors::{MpiError, MpiResult};
 use crate::{abi, handles::Table, host_mpi};
+
+/// How a derived type was made, as MPI_Type_get_contents reports it: the
+/// guest's own arguments (32-bit addresses, guest handles).
+#[derive(Debug)]
+pub struct Contents {
+    pub combiner: i32,
+    pub ints: Vec<i32>,
+    pub aints: Vec<i32>,
+    pub types: Vec<TypeRef>,
+}
+
+/// A type a derived type was made from. Derived ones are kept alive (a
+/// host duplicate) so their contents can be returned after the guest freed
+/// its handle.
+#[derive(Debug)]
+pub enum TypeRef {
+    Named(i32),
+    Derived(Rc<OwnedType>),
+}
+
+#[derive(Debug)]
+pub struct OwnedType {
+    pub entry: DatatypeEntry,
+    pub contents: Rc<Contents>,
+}
+
+impl Drop for OwnedType {
+    fn drop(&mut self) {
+        if host_mpi::active() {
+            let mut h = self.entry.host;
+            unsafe { host_mpi::ffi::MPI_Type_free(&mut h.0) };
+        }
+    }
+}
+
+/// What the bridge keeps about a derived type besides its entry.
+#[derive(Debug)]
+pub struct TypeMeta {
+    pub contents: Rc<Contents>,
+    pub name: Option<String>,
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct DatatypeEntry {
@@ -50,8 +108,14 @@ pub fn predefined_table() -> Table<DatatypeEntry> {
             continue;
         }
         let Some(dt) = host_name(name).and_then(|h| host.datatypes.get(h)) else { continue };
-        if let (Ok((_, extent)), Ok((true_lb, true_extent))) = (host_mpi::type_extent(*dt), host_mpi::type_true_extent(*dt)) {
-            table.set_predefined(value, DatatypeEntry { host: *dt, extent, true_lb, true_extent });
+        if let Ok(entry) = describe(*dt) {
+            table.set_predefined(value, entry);
+            // a user reduction sees the guest type named like the host type
+            if host_name(name) == Some(name) {
+                super::op::remember_type(value, &entry);
+            } else {
+                super::op::remember_type_if_new(value, &entry);
+            }
         }
     }
     table

@@ -1,0 +1,211 @@
+//! Calling guest functions from the host.
+//!
+//! A guest callback (reduction function, error handler, attribute copy or
+//! delete function) is an index into the module's exported function table.
+//! Error handlers and attribute callbacks are called by the bridge between
+//! host calls, with nothing borrowed. User reduction functions are called by
+//! the host MPI in the middle of a collective: the host call is made inside
+//! `context::call`, which publishes its store here (`Active`) so that the
+//! trampolines in `op.rs` can reach the guest; such a function may not call
+//! MPI again (only MPI_Abort), which `reentry_forbidden` enforces.
+use std::cell::Cell;
+
+use wasmer::{AsStoreMut, Function, Memory, StoreMut, Table, Type, Value};
+
+use super::errors::{Fatal, MpiError};
+use crate::abi;
+
+/// The guest exports callbacks need; shared read-only with the trampolines
+/// (which must not touch `MpiEnv` while the bridge holds it).
+pub struct GuestFns {
+    pub table: Option<Table>,
+    pub malloc: Option<Function>,
+    pub free: Option<Function>,
+    pub memory: Memory,
+    pub base: *mut u8,
+    /// A guest buffer kept for user reductions (address, capacity).
+    scratch: Cell<(u32, u32)>,
+}
+
+/// Why a guest callback could not run or did not finish.
+#[derive(Debug)]
+pub enum CallbackError {
+    Invalid(String),
+    Trap(wasmer::RuntimeError),
+}
+
+impl std::fmt::Display for CallbackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallbackError::Invalid(d) => f.write_str(d),
+            CallbackError::Trap(e) => write!(f, "trapped: {}", e.message()),
+        }
+    }
+}
+
+impl CallbackError {
+    /// As an MPI error (an invalid callback) or the end of the job (a trap).
+    pub fn into_fatal(self, function: &'static str) -> Fatal {
+        match self {
+            CallbackError::Invalid(detail) => Fatal::Mpi { function, class: abi::c::MPI_ERR_ARG, detail },
+            CallbackError::Trap(e) => Fatal::Callback { function, detail: e.message() },
+        }
+    }
+}
+
+impl GuestFns {
+    pub fn new(table: Option<Table>, malloc: Option<Function>, free: Option<Function>, memory: Memory, base: *mut u8) -> Self {
+        Self { table, malloc, free, memory, base, scratch: Cell::new((0, 0)) }
+    }
+
+    /// The guest function at table index `index`.
+    pub fn function(&self, store: &mut impl AsStoreMut, index: u32) -> Result<Function, CallbackError> {
+        let table = self
+            .table
+            .as_ref()
+            .ok_or_else(|| CallbackError::Invalid("the module exports no function table (build it with wasm-mpicc)".into()))?;
+        match table.get(store, index) {
+            Some(Value::FuncRef(Some(f))) => Ok(f),
+            _ => Err(CallbackError::Invalid(format!("{index:#x} is not a guest function"))),
+        }
+    }
+
+    /// Checks that table index `index` is a function taking `params` i32
+    /// arguments (or one fewer: C handlers declared without their `...`)
+    /// and returning `results` i32 values.
+    pub fn check_signature(&self, store: &mut impl AsStoreMut, index: u32, params: usize, results: usize) -> Result<(), CallbackError> {
+        let f = self.function(store, index)?;
+        let ty = f.ty(store);
+        let ints = |ts: &[Type]| ts.iter().all(|t| *t == Type::I32);
+        let n = ty.params().len();
+        if ints(ty.params()) && ints(ty.results()) && ty.results().len() == results && (n == params || n + 1 == params) {
+            return Ok(());
+        }
+        Err(CallbackError::Invalid(format!("guest function {index:#x} has type {ty}, not a callback of {params} pointer/int arguments")))
+    }
+
+    /// Calls the guest function at `index` with the first arguments it takes.
+    pub fn call(&self, store: &mut impl AsStoreMut, index: u32, args: &[i32]) -> Result<Option<i32>, CallbackError> {
+        let f = self.function(store, index)?;
+        let n = f.ty(store).params().len().min(args.len());
+        let args: Vec<Value> = args[..n].iter().map(|&a| Value::I32(a)).collect();
+        let out = f.call(store, &args).map_err(CallbackError::Trap)?;
+        Ok(out.first().and_then(Value::i32))
+    }
+
+    /// `len` bytes of fresh guest memory (guest malloc); free with `release`.
+    pub fn alloc(&self, store: &mut impl AsStoreMut, len: u32) -> Result<u32, CallbackError> {
+        let malloc = self.malloc.as_ref().ok_or_else(|| CallbackError::Invalid("the module exports no malloc (build it with wasm-mpicc)".into()))?;
+        let out = malloc.call(store, &[Value::I32(len.max(1) as i32)]).map_err(CallbackError::Trap)?;
+        match out.first().and_then(Value::i32) {
+            Some(addr) if addr != 0 => Ok(addr as u32),
+            _ => Err(CallbackError::Invalid(format!("guest malloc({len}) failed"))),
+        }
+    }
+
+    pub fn release(&self, store: &mut impl AsStoreMut, addr: u32) -> Result<(), CallbackError> {
+        if let Some(free) = &self.free {
+            free.call(store, &[Value::I32(addr as i32)]).map_err(CallbackError::Trap)?;
+        }
+        Ok(())
+    }
+
+    /// A guest buffer of at least `len` bytes, reused across calls (only
+    /// for work that ends before the bridge returns to the guest).
+    pub fn scratch(&self, store: &mut impl AsStoreMut, len: u32) -> Result<u32, CallbackError> {
+        let (addr, cap) = self.scratch.get();
+        if cap >= len && addr != 0 {
+            return Ok(addr);
+        }
+        if addr != 0 {
+            self.release(store, addr)?;
+            self.scratch.set((0, 0));
+        }
+        let cap = len.max(256).next_power_of_two();
+        let addr = self.alloc(store, cap)?;
+        self.scratch.set((addr, cap));
+        Ok(addr)
+    }
+
+    /// The guest int at `addr`, if it lies inside the memory.
+    pub fn read_i32(&self, store: &impl wasmer::AsStoreRef, addr: u32) -> Option<i32> {
+        let end = addr as u64 + 4;
+        // Safety: the range is inside the memory (checked).
+        (end <= self.memory_size(store)).then(|| unsafe { self.base.add(addr as usize).cast::<i32>().read_unaligned() })
+    }
+
+    /// The current size of the guest memory in bytes.
+    pub fn memory_size(&self, store: &impl wasmer::AsStoreRef) -> u64 {
+        self.memory.view(store).data_size()
+    }
+}
+
+thread_local! {
+    /// The store and guest exports of the MPI call in progress on this
+    /// thread (null outside calls).
+    static ACTIVE: Cell<(*mut (), *const GuestFns)> = const { Cell::new((std::ptr::null_mut(), std::ptr::null())) };
+    /// Set while a user reduction function runs.
+    static IN_USER_FUNCTION: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Publishes the store of the MPI call in progress for the trampolines;
+/// restores the previous one when dropped.
+pub struct Active {
+    previous: (*mut (), *const GuestFns),
+}
+
+impl Active {
+    #[inline]
+    pub fn enter(store: *mut StoreMut<'_>, fns: *const GuestFns) -> Self {
+        Self { previous: ACTIVE.with(|a| a.replace((store as *mut (), fns))) }
+    }
+}
+
+impl Drop for Active {
+    #[inline]
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(self.previous));
+    }
+}
+
+/// Runs `f` with the store and guest exports of the MPI call in progress,
+/// marking that a user function runs; `None` outside any MPI call.
+pub fn with_active<R>(f: impl FnOnce(&mut StoreMut<'_>, &GuestFns) -> R) -> Option<R> {
+    let (store, fns) = ACTIVE.with(Cell::get);
+    if store.is_null() || fns.is_null() {
+        return None;
+    }
+    IN_USER_FUNCTION.with(|c| c.set(true));
+    // Safety: both were published by the `call` on this thread's stack,
+    // which is blocked in the host MPI call that invoked us.
+    let r = unsafe { f(&mut *(store as *mut StoreMut<'_>), &*fns) };
+    IN_USER_FUNCTION.with(|c| c.set(false));
+    Some(r)
+}
+
+/// MPI functions may not be called from a user reduction function (the
+/// bridge is in the middle of the call that runs it).
+#[inline]
+pub fn reentry_forbidden(function: &'static str) -> Result<(), Fatal> {
+    if IN_USER_FUNCTION.with(Cell::get) {
+        return Err(Fatal::Mpi {
+            function,
+            class: abi::c::MPI_ERR_OTHER,
+            detail: "MPI functions other than MPI_Abort cannot be called from a user reduction function".into(),
+        });
+    }
+    Ok(())
+}
+
+pub fn in_user_function() -> bool {
+    IN_USER_FUNCTION.with(Cell::get)
+}
+
+impl From<CallbackError> for MpiError {
+    fn from(e: CallbackError) -> Self {
+        match e {
+            CallbackError::Invalid(d) => MpiError::new(abi::c::MPI_ERR_ARG, d),
+            CallbackError::Trap(t) => MpiError::new(abi::c::MPI_ERR_OTHER, t.message()),
+        }
+    }
+}

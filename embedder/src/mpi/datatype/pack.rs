@@ -1,0 +1,103 @@
+//! MPI_Pack/MPI_Unpack and the external32 forms. The packed buffer is
+//! checked as `size` bytes; the typed side by its datatype's true extent.
+//! The external32 forms take 32-bit MPI_Aint sizes and positions.
+use wasmer::FunctionEnvMut;
+
+use crate::{
+    abi,
+    host_mpi::ffi,
+    mpi::{
+        context::call,
+        errors::{Fatal, MpiError, MpiResult},
+        MpiEnv,
+    },
+};
+
+fn check_position(position: i64, size: i64) -> MpiResult {
+    if position < 0 || position > size {
+        return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("position {position} is outside the packed buffer of {size} bytes")));
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn pack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pack", comm, |cx| {
+        let c = cx.comm(comm)?;
+        let dt = cx.datatype(datatype)?;
+        let inp = cx.buffer(inbuf, incount as i64, &dt)?;
+        let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
+        let mut pos = cx.mem.read_i32(position)?;
+        check_position(pos as i64, outsize as i64)?;
+        cx.host(unsafe { ffi::MPI_Pack(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
+        Ok(cx.mem.write_i32(position, pos)?)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn unpack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Unpack", comm, |cx| {
+        let c = cx.comm(comm)?;
+        let dt = cx.datatype(datatype)?;
+        let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
+        let out = cx.buffer(outbuf, outcount as i64, &dt)?;
+        let mut pos = cx.mem.read_i32(position)?;
+        check_position(pos as i64, insize as i64)?;
+        cx.host(unsafe { ffi::MPI_Unpack(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
+        Ok(cx.mem.write_i32(position, pos)?)
+    })
+}
+
+pub fn pack_size(mut env: FunctionEnvMut<MpiEnv>, incount: i32, datatype: i32, comm: i32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pack_size", comm, |cx| {
+        let c = cx.comm(comm)?;
+        let dt = cx.datatype(datatype)?;
+        let mut s = 0;
+        cx.host(unsafe { ffi::MPI_Pack_size(incount, dt.host.0, c.host.0, &mut s) })?;
+        Ok(cx.mem.write_i32(size, s)?)
+    })
+}
+
+/// The data representation name (only "external32" exists).
+fn datarep(cx: &crate::mpi::context::Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
+    cx.cstr(ptr, 64)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn pack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pack_external", abi::c::MPI_COMM_WORLD, |cx| {
+        let rep = datarep(cx, rep)?;
+        let dt = cx.datatype(datatype)?;
+        let inp = cx.buffer(inbuf, incount as i64, &dt)?;
+        let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
+        let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
+        check_position(pos as i64, outsize as i64)?;
+        cx.host(unsafe { ffi::MPI_Pack_external(rep.as_ptr(), inp as _, incount, dt.host.0, out as _, outsize as ffi::MPI_Aint, &mut pos) })?;
+        cx.write_aint(position, pos as i64)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn unpack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Unpack_external", abi::c::MPI_COMM_WORLD, |cx| {
+        let rep = datarep(cx, rep)?;
+        let dt = cx.datatype(datatype)?;
+        let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
+        let out = cx.buffer(outbuf, outcount as i64, &dt)?;
+        let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
+        check_position(pos as i64, insize as i64)?;
+        cx.host(unsafe { ffi::MPI_Unpack_external(rep.as_ptr(), inp as _, insize as ffi::MPI_Aint, &mut pos, out as _, outcount, dt.host.0) })?;
+        cx.write_aint(position, pos as i64)
+    })
+}
+
+pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i32, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pack_external_size", abi::c::MPI_COMM_WORLD, |cx| {
+        let rep = datarep(cx, rep)?;
+        let dt = cx.datatype(datatype)?;
+        cx.mem.range(size, 4)?;
+        let mut s: ffi::MPI_Aint = 0;
+        cx.host(unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), incount, dt.host.0, &mut s) })?;
+        cx.write_aint(size, s as i64)
+    })
+}

@@ -1,0 +1,290 @@
+//! Datatype life cycle and queries: commit, free, sizes and extents (the
+//! host's answers are the wasm32 ones: same layouts), envelope and
+//! contents, names, addresses, and the removed MPI-1 extent queries.
+use std::rc::Rc;
+
+use wasmer::FunctionEnvMut;
+
+use super::{TypeMeta, TypeRef};
+use crate::{
+    abi,
+    handles::USER_BASE,
+    host_mpi::{self, ffi},
+    mpi::{
+        attr,
+        context::{call, Ctx},
+        errors::{Fatal, MpiError, MpiResult},
+        op, MpiEnv,
+    },
+};
+
+const WORLD: i32 = abi::c::MPI_COMM_WORLD;
+
+impl Ctx<'_> {
+    /// Writes a guest MPI_Aint (32 bits on wasm32).
+    pub fn write_aint(&self, ptr: u32, value: i64) -> MpiResult {
+        let v = i32::try_from(value)
+            .map_err(|_| MpiError::new(abi::c::MPI_ERR_TYPE, format!("{value} does not fit in a wasm32 MPI_Aint; use the _x query")))?;
+        Ok(self.mem.write_i32(ptr, v)?)
+    }
+
+    pub fn write_count(&self, ptr: u32, value: i64) -> MpiResult {
+        Ok(self.mem.write_bytes(ptr, &value.to_le_bytes())?)
+    }
+}
+
+pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_commit", WORLD, |cx| {
+        let h = cx.mem.read_i32(datatype)?;
+        let mut entry = cx.datatype(h)?;
+        cx.host(unsafe { ffi::MPI_Type_commit(&mut entry.host.0) })?;
+        if let Some(e) = cx.bridge.datatypes.get_mut(h) {
+            e.host = entry.host; // the host may hand back another handle
+        }
+        Ok(())
+    })
+}
+
+pub fn type_free(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
+    let mut handle = 0;
+    let rc = call(&mut env, "MPI_Type_free", WORLD, |cx| {
+        handle = cx.mem.read_i32(datatype)?;
+        cx.datatype(handle)?;
+        if handle < USER_BASE {
+            return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "predefined datatypes cannot be freed"));
+        }
+        Ok(())
+    })?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    let rc = attr::delete_all(&mut env, "MPI_Type_free", attr::Kind::Type, handle)?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    call(&mut env, "MPI_Type_free", WORLD, |cx| {
+        let mut entry = cx.datatype(handle)?;
+        cx.host(unsafe { ffi::MPI_Type_free(&mut entry.host.0) })?;
+        cx.bridge.datatypes.remove(handle);
+        cx.bridge.type_meta.remove(&handle);
+        op::forget_type(handle);
+        Ok(cx.mem.write_i32(datatype, abi::c::MPI_DATATYPE_NULL)?)
+    })
+}
+
+/// MPI_Type_dup: a new handle with the same layout and contents DUP, and
+/// the attributes copied by their keyvals' copy callbacks.
+pub fn type_dup(mut env: FunctionEnvMut<MpiEnv>, oldtype: i32, newtype: u32) -> Result<i32, Fatal> {
+    let mut new = 0;
+    let rc = call(&mut env, "MPI_Type_dup", WORLD, |cx| {
+        new = super::dup_type(cx, oldtype, newtype)?;
+        Ok(())
+    })?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    attr::copy_all(&mut env, "MPI_Type_dup", attr::Kind::Type, oldtype, new)
+}
+
+pub fn type_size(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_size", WORLD, |cx| {
+        let dt = cx.datatype(datatype)?;
+        let mut s = 0;
+        cx.host(unsafe { ffi::MPI_Type_size(dt.host.0, &mut s) })?;
+        Ok(cx.mem.write_i32(size, s)?)
+    })
+}
+
+pub fn type_size_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_size_x", WORLD, |cx| {
+        let dt = cx.datatype(datatype)?;
+        let mut s = 0;
+        cx.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut s) })?;
+        cx.write_count(size, s as i64)
+    })
+}
+
+/// (lb, extent) or the true ones.
+fn extent_of(cx: &Ctx, datatype: i32, true_extent: bool) -> MpiResult<(i64, i64)> {
+    let dt = cx.datatype(datatype)?;
+    let r = if true_extent { host_mpi::type_true_extent(dt.host) } else { host_mpi::type_extent(dt.host) };
+    r.map_err(|rc| cx.host(rc).unwrap_err())
+}
+
+fn write_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, lb: u32, extent: u32, true_extent: bool, count: bool) -> Result<i32, Fatal> {
+    call(env, function, WORLD, |cx| {
+        let (l, e) = extent_of(cx, datatype, true_extent)?;
+        if count {
+            cx.mem.range(extent, 8)?;
+            cx.write_count(lb, l)?;
+            return cx.write_count(extent, e);
+        }
+        cx.mem.range(extent, 4)?;
+        cx.write_aint(lb, l)?;
+        cx.write_aint(extent, e)
+    })
+}
+
+pub fn type_get_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_extent", datatype, lb, extent, false, false)
+}
+
+pub fn type_get_extent_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_extent_x", datatype, lb, extent, false, true)
+}
+
+pub fn type_get_true_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_true_extent", datatype, lb, extent, true, false)
+}
+
+pub fn type_get_true_extent_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_true_extent_x", datatype, lb, extent, true, true)
+}
+
+/// MPI-1's MPI_Type_extent, MPI_Type_lb and MPI_Type_ub (removed in
+/// MPI-3.0, still called by old codes): one value each.
+fn mpi1_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, out: u32, pick: fn(i64, i64) -> i64) -> Result<i32, Fatal> {
+    call(env, function, WORLD, |cx| {
+        let (lb, extent) = extent_of(cx, datatype, false)?;
+        cx.write_aint(out, pick(lb, extent))
+    })
+}
+
+pub fn type_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, extent: u32) -> Result<i32, Fatal> {
+    mpi1_extent(&mut env, "MPI_Type_extent", datatype, extent, |_, e| e)
+}
+
+pub fn type_lb(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, displacement: u32) -> Result<i32, Fatal> {
+    mpi1_extent(&mut env, "MPI_Type_lb", datatype, displacement, |lb, _| lb)
+}
+
+pub fn type_ub(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, displacement: u32) -> Result<i32, Fatal> {
+    mpi1_extent(&mut env, "MPI_Type_ub", datatype, displacement, |lb, e| lb + e)
+}
+
+pub fn type_get_envelope(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, num_integers: u32, num_addresses: u32, num_datatypes: u32, combiner: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_get_envelope", WORLD, |cx| {
+        cx.datatype(datatype)?;
+        for p in [num_integers, num_addresses, num_datatypes, combiner] {
+            cx.mem.range(p, 4)?;
+        }
+        let (ni, na, nd, c) = match cx.bridge.type_meta.get(&datatype) {
+            Some(m) => (m.contents.ints.len(), m.contents.aints.len(), m.contents.types.len(), m.contents.combiner),
+            None => (0, 0, 0, abi::c::MPI_COMBINER_NAMED),
+        };
+        cx.mem.write_i32(num_integers, ni as i32)?;
+        cx.mem.write_i32(num_addresses, na as i32)?;
+        cx.mem.write_i32(num_datatypes, nd as i32)?;
+        Ok(cx.mem.write_i32(combiner, c)?)
+    })
+}
+
+/// Derived input types come back as new handles (the guest frees them).
+#[allow(clippy::too_many_arguments)]
+pub fn type_get_contents(
+    mut env: FunctionEnvMut<MpiEnv>,
+    datatype: i32,
+    max_integers: i32,
+    max_addresses: i32,
+    max_datatypes: i32,
+    integers: u32,
+    addresses: u32,
+    datatypes: u32,
+) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_get_contents", WORLD, |cx| {
+        cx.datatype(datatype)?;
+        let Some(contents) = cx.bridge.type_meta.get(&datatype).map(|m| m.contents.clone()) else {
+            return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "a predefined datatype has no contents (its combiner is MPI_COMBINER_NAMED)"));
+        };
+        let (ni, na, nd) = (contents.ints.len(), contents.aints.len(), contents.types.len());
+        if (max_integers as i64) < ni as i64 || (max_addresses as i64) < na as i64 || (max_datatypes as i64) < nd as i64 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("the arrays must hold {ni} integers, {na} addresses and {nd} datatypes")));
+        }
+        cx.mem.range(integers, ni as u64 * 4)?;
+        cx.mem.range(addresses, na as u64 * 4)?;
+        cx.mem.range(datatypes, nd as u64 * 4)?;
+        for (i, v) in contents.ints.iter().enumerate() {
+            cx.mem.write_i32(integers + 4 * i as u32, *v)?;
+        }
+        for (i, v) in contents.aints.iter().enumerate() {
+            cx.mem.write_i32(addresses + 4 * i as u32, *v)?;
+        }
+        for (i, t) in contents.types.iter().enumerate() {
+            let handle = match t {
+                TypeRef::Named(h) => *h,
+                TypeRef::Derived(owned) => {
+                    let mut dup = host_mpi::null_datatype();
+                    cx.host(unsafe { ffi::MPI_Type_dup(owned.entry.host.0, &mut dup.0) })?;
+                    cx.new_datatype(dup, Rc::clone(&owned.contents))?
+                }
+            };
+            cx.mem.write_i32(datatypes + 4 * i as u32, handle)?;
+        }
+        Ok(())
+    })
+}
+
+pub fn type_set_name(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, name: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_set_name", WORLD, |cx| {
+        cx.datatype(datatype)?;
+        let text = cx.cstr(name, abi::c::MPI_MAX_OBJECT_NAME as usize - 1)?.to_string_lossy().into_owned();
+        match cx.bridge.type_meta.get_mut(&datatype) {
+            Some(m) => m.name = Some(text),
+            None => {
+                cx.bridge.predefined_type_names.insert(datatype, text);
+            }
+        }
+        Ok(())
+    })
+}
+
+pub fn type_get_name(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, name: u32, resultlen: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_get_name", WORLD, |cx| {
+        cx.datatype(datatype)?;
+        let text = match cx.bridge.type_meta.get(&datatype) {
+            Some(TypeMeta { name, .. }) => name.clone().unwrap_or_default(),
+            None => cx.bridge.predefined_type_names.get(&datatype).cloned().unwrap_or_else(|| predefined_name(datatype).to_string()),
+        };
+        cx.write_string(name, resultlen, &text, abi::c::MPI_MAX_OBJECT_NAME)
+    })
+}
+
+/// The standard name of a predefined datatype handle.
+fn predefined_name(handle: i32) -> &'static str {
+    abi::c::ALL
+        .iter()
+        .find(|(n, k, v)| *k == "handle" && *v == handle && n.starts_with("MPI_") && (0x200..0x300).contains(v))
+        .map_or("", |e| e.0)
+}
+
+/// A guest address is its offset in the linear memory; MPI_BOTTOM is 0.
+pub fn get_address(mut env: FunctionEnvMut<MpiEnv>, location: u32, address: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Get_address", WORLD, |cx| Ok(cx.mem.write_i32(address, location as i32)?))
+}
+
+pub fn aint_add(_env: FunctionEnvMut<MpiEnv>, base: i32, disp: i32) -> i32 {
+    base.wrapping_add(disp)
+}
+
+pub fn aint_diff(_env: FunctionEnvMut<MpiEnv>, addr1: i32, addr2: i32) -> i32 {
+    addr1.wrapping_sub(addr2)
+}
+
+/// The predefined C type of a type class and size.
+pub fn type_match_size(mut env: FunctionEnvMut<MpiEnv>, typeclass: i32, size: i32, datatype: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_match_size", WORLD, |cx| {
+        use abi::c::*;
+        let t = match (typeclass, size) {
+            (MPI_TYPECLASS_INTEGER, 1) => MPI_INT8_T,
+            (MPI_TYPECLASS_INTEGER, 2) => MPI_INT16_T,
+            (MPI_TYPECLASS_INTEGER, 4) => MPI_INT32_T,
+            (MPI_TYPECLASS_INTEGER, 8) => MPI_INT64_T,
+            (MPI_TYPECLASS_REAL, 4) => MPI_FLOAT,
+            (MPI_TYPECLASS_REAL, 8) => MPI_DOUBLE,
+            (MPI_TYPECLASS_COMPLEX, 8) => MPI_C_FLOAT_COMPLEX,
+            (MPI_TYPECLASS_COMPLEX, 16) => MPI_C_DOUBLE_COMPLEX,
+            _ => return Err(MpiError::new(MPI_ERR_ARG, format!("no predefined type of class {typeclass} and size {size}"))),
+        };
+        Ok(cx.mem.write_i32(datatype, t)?)
+    })
+}

@@ -1,0 +1,182 @@
+//! Reduction operations. Predefined ones are the host's. A user function
+//! (MPI_Op_create) is a guest function-table index; the host MPI gets one
+//! of a fixed set of host trampolines (MPI's user-function signature has no
+//! user-data argument, so each live user op needs its own), which runs the
+//! guest function on guest memory: operands the host MPI holds in its own
+//! buffers are copied into a guest scratch buffer and the result back.
+use std::{
+    cell::RefCell,
+    collections::HashMap,
+    ffi::{c_int, c_void},
+};
+
+use wasmer::FunctionEnvMut;
+
+use super::{
+    callbacks,
+    context::call,
+    datatype::DatatypeEntry,
+    errors::{Fatal, MpiError, TRAP_EXIT},
+    MpiEnv,
+};
+use crate::{abi, handles::USER_BASE, host_mpi, host_mpi::ffi};
+
+/// How many user operations may exist at once.
+pub const SLOTS: usize = 64;
+/// `MPI_User_function(void *in, void *inout, int *len, MPI_Datatype *type)`.
+const USER_FUNCTION_PARAMS: usize = 4;
+
+type HostUserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut ffi::MPI_Datatype);
+
+thread_local! {
+    /// Trampoline slot -> guest function-table index.
+    static SLOT_FUNCTIONS: RefCell<[Option<u32>; SLOTS]> = const { RefCell::new([None; SLOTS]) };
+    /// Host datatype -> the guest handle and layout a user function sees.
+    static TYPES: RefCell<HashMap<usize, (i32, DatatypeEntry)>> = RefCell::new(HashMap::new());
+}
+
+/// A host handle as a map key (OpenMPI's are pointers, MPICH's ints).
+fn type_key(dt: ffi::MPI_Datatype) -> usize {
+    let mut key = [0u8; std::mem::size_of::<usize>()];
+    let n = std::mem::size_of_val(&dt).min(key.len());
+    // Safety: reads the handle's own bytes.
+    unsafe { std::ptr::copy_nonoverlapping(&dt as *const _ as *const u8, key.as_mut_ptr(), n) };
+    usize::from_ne_bytes(key)
+}
+
+/// Makes a datatype known to user functions (the last guest handle for a
+/// host type wins; predefined types register their own names last).
+pub fn remember_type(guest: i32, entry: &DatatypeEntry) {
+    TYPES.with(|t| t.borrow_mut().insert(type_key(entry.host.0), (guest, *entry)));
+}
+
+/// For predefined guest types that share a host type (MPI_LONG and
+/// MPI_INT32_T): only the first is remembered unless `remember_type` wins.
+pub fn remember_type_if_new(guest: i32, entry: &DatatypeEntry) {
+    TYPES.with(|t| {
+        t.borrow_mut().entry(type_key(entry.host.0)).or_insert((guest, *entry));
+    });
+}
+
+pub fn forget_type(guest: i32) {
+    TYPES.with(|t| t.borrow_mut().retain(|_, (g, _)| *g != guest));
+}
+
+fn slot_of_free() -> Option<usize> {
+    SLOT_FUNCTIONS.with(|s| s.borrow().iter().position(Option::is_none))
+}
+
+/// Ends the job from inside the host MPI: a failed user function cannot
+/// unwind through the library's frames.
+fn abort_job(detail: &str) -> ! {
+    let who = crate::rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
+    crate::say!("embedder: {who}user reduction function: {detail}");
+    host_mpi::abort(host_mpi::constants().comm_world, TRAP_EXIT)
+}
+
+unsafe extern "C" fn trampoline<const SLOT: usize>(inv: *mut c_void, inout: *mut c_void, len: *mut c_int, dt: *mut ffi::MPI_Datatype) {
+    run_user_function(SLOT, inv as *mut u8, inout as *mut u8, *len, *dt);
+}
+
+macro_rules! trampolines {
+    ($($n:literal)*) => { [$(trampoline::<$n> as HostUserFn,)*] };
+}
+static TRAMPOLINES: [HostUserFn; SLOTS] = trampolines!(
+    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+    32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+);
+
+fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_dt: ffi::MPI_Datatype) {
+    let Some(function) = SLOT_FUNCTIONS.with(|s| s.borrow()[slot]) else { abort_job("called after MPI_Op_free") };
+    let Some((guest_dt, dt)) = TYPES.with(|t| t.borrow().get(&type_key(host_dt)).copied()) else {
+        abort_job("called with a datatype the guest does not know")
+    };
+    let ran = callbacks::with_active(|store, fns| -> Result<(), String> {
+        let (lb, bytes) = dt.span(len as i64).ok_or("operand size overflows")?;
+        let size = fns.memory_size(store) as i128;
+        let base = fns.base as i128;
+        // a host pointer the guest can use as it is
+        let guest_addr = |p: *mut u8| {
+            let start = p as i128 - base;
+            (start + lb as i128 >= 0 && start + lb as i128 + bytes as i128 <= size).then_some(start as u32)
+        };
+        let (direct_in, direct_inout) = (guest_addr(inv), guest_addr(inout));
+        // scratch: len, datatype, then the operands that need copies
+        let rounded = (bytes + 15) & !15;
+        let total = 16 + rounded * (direct_in.is_none() as u64 + direct_inout.is_none() as u64);
+        let scratch = fns.scratch(store, u32::try_from(total).map_err(|_| "operands do not fit in guest memory")?).map_err(|e| e.to_string())?;
+        let host = |guest: u64| unsafe { fns.base.add(guest as usize) };
+        let mut next = scratch as u64 + 16;
+        let mut place = |p: *mut u8| {
+            let at = next;
+            next += rounded;
+            // Safety: [p + lb, p + lb + bytes) is the operand the host MPI
+            // handed over; the scratch range was allocated for it.
+            unsafe { std::ptr::copy_nonoverlapping(p.offset(lb as isize), host(at), bytes as usize) };
+            (at as i64 - lb) as u32
+        };
+        let g_in = direct_in.unwrap_or_else(|| place(inv));
+        let g_inout = direct_inout.unwrap_or_else(|| place(inout));
+        unsafe {
+            host(scratch as u64).cast::<i32>().write_unaligned(len);
+            host(scratch as u64 + 4).cast::<i32>().write_unaligned(guest_dt);
+        }
+        let args = [g_in as i32, g_inout as i32, scratch as i32, scratch as i32 + 4];
+        match fns.call(store, function, &args) {
+            Err(callbacks::CallbackError::Trap(e)) => return Err(format!("trapped: {}", e.message())),
+            Err(callbacks::CallbackError::Invalid(e)) => return Err(e),
+            Ok(_) => {}
+        }
+        if direct_inout.is_none() {
+            let at = (g_inout as i64 + lb) as u64;
+            unsafe { std::ptr::copy_nonoverlapping(host(at), inout.offset(lb as isize), bytes as usize) };
+        }
+        Ok(())
+    });
+    match ran {
+        None => abort_job("called by the host MPI outside any MPI call of the guest"),
+        Some(Err(e)) => abort_job(&e),
+        Some(Ok(())) => {}
+    }
+}
+
+pub fn op_create(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, op: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Op_create", abi::c::MPI_COMM_WORLD, |cx| {
+        cx.require_running()?;
+        cx.mem.range(op, 4)?;
+        cx.check_callback(function, USER_FUNCTION_PARAMS, 0)?;
+        let slot = slot_of_free()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_OTHER, format!("too many user operations: at most {SLOTS} may exist at once")))?;
+        let mut host = host_mpi::null_op();
+        cx.host(unsafe { ffi::MPI_Op_create(Some(TRAMPOLINES[slot]), commute, &mut host.0) })?;
+        SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = Some(function));
+        let handle = cx.bridge.ops.insert(host);
+        cx.bridge.user_op_slots.insert(handle, slot);
+        Ok(cx.mem.write_i32(op, handle)?)
+    })
+}
+
+pub fn op_free(mut env: FunctionEnvMut<MpiEnv>, op: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Op_free", abi::c::MPI_COMM_WORLD, |cx| {
+        let handle = cx.mem.read_i32(op)?;
+        let mut host = cx.op(handle)?;
+        if handle < USER_BASE {
+            return Err(MpiError::new(abi::c::MPI_ERR_OP, "predefined operations cannot be freed"));
+        }
+        cx.host(unsafe { ffi::MPI_Op_free(&mut host.0) })?;
+        cx.bridge.ops.remove(handle);
+        if let Some(slot) = cx.bridge.user_op_slots.remove(&handle) {
+            SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = None);
+        }
+        Ok(cx.mem.write_i32(op, abi::c::MPI_OP_NULL)?)
+    })
+}
+
+pub fn op_commutative(mut env: FunctionEnvMut<MpiEnv>, op: i32, commute: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Op_commutative", abi::c::MPI_COMM_WORLD, |cx| {
+        let host = cx.op(op)?;
+        let mut c = 0;
+        cx.host(unsafe { ffi::MPI_Op_commutative(host.0, &mut c) })?;
+        Ok(cx.mem.write_i32(commute, c)?)
+    })
+}
