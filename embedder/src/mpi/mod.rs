@@ -17,6 +17,7 @@ mod group;
 mod info;
 mod request;
 mod status;
+mod topo;
 
 use wasmer::{Function, FunctionEnv, FunctionType, Imports, Memory, RuntimeError, Store};
 
@@ -127,6 +128,8 @@ functions! {
     "MPI_Request_get_status" => request::request_get_status,
     "MPI_Start" => request::start,
     "MPI_Startall" => request::startall,
+    "MPI_Neighbor_alltoallw" => topo::neighbor_alltoallw,
+    "MPI_Ineighbor_alltoallw" => topo::ineighbor_alltoallw,
 }
 
 fn all() -> impl Iterator<Item = &'static (&'static str, Maker)> {
