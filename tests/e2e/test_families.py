@@ -5,7 +5,7 @@ import pytest
 
 from conftest import PROGRAMS
 
-FAMILIES = ["p2p", "coll", "comm"]
+FAMILIES = ["p2p", "coll", "comm", "topo"]
 
 
 @pytest.mark.parametrize("np", [1, 2, 3, 4, 8])
