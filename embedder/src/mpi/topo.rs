@@ -283,3 +283,59 @@ pub fn ineighbor_alltoallw(
         Ok(cx.mem.write_i32(request, handle)?)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{guest_memory::GuestMemory, mpi::context::Bridge};
+
+    /// A context over `mem` (no MPI needed: these helpers read guest memory
+    /// and host constants only).
+    fn with_ctx(mem: &mut [u8], f: impl FnOnce(&Ctx)) {
+        let mut bridge = Bridge::new();
+        let cx = Ctx { mem: unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), mem.len() as u64) }, bridge: &mut bridge };
+        f(&cx);
+    }
+
+    fn put(mem: &mut [u8], at: usize, ints: &[i32]) {
+        for (i, v) in ints.iter().enumerate() {
+            mem[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    #[test]
+    fn weight_sentinels_become_the_hosts_and_outputs_never_reach_the_host_as_sentinels() {
+        let mut mem = vec![0u8; 256];
+        let (unweighted, empty) = host_mpi::weight_sentinels();
+        with_ctx(&mut mem, |cx| {
+            let base = cx.mem.range(0, 0).unwrap() as usize;
+            assert_eq!(cx.weights(abi::c::MPI_UNWEIGHTED as u32, 3, false).unwrap().as_ptr() as usize, unweighted);
+            assert_eq!(cx.weights(abi::c::MPI_WEIGHTS_EMPTY as u32, 0, false).unwrap().as_ptr() as usize, empty);
+            let e = cx.weights(abi::c::MPI_WEIGHTS_EMPTY as u32, 2, false).err().unwrap();
+            assert_eq!(e.class, abi::c::MPI_ERR_ARG);
+            // an output the guest declined: scratch, outside guest memory
+            let out = cx.weights(abi::c::MPI_UNWEIGHTED as u32, 4, true).unwrap().as_ptr() as usize;
+            assert!(out != unweighted && !(base..base + 256).contains(&out));
+            // a real array: in place, checked
+            assert_eq!(cx.weights(64, 4, false).unwrap().as_ptr() as usize, base + 64);
+            assert_eq!(cx.weights(250, 4, true).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+        });
+    }
+
+    #[test]
+    fn topology_lengths_come_from_the_guest_arrays() {
+        let mut mem = vec![0u8; 64];
+        put(&mut mem, 0, &[1, 3, 4]); // graph index: 4 edges in all
+        put(&mut mem, 16, &[2, 0, 5]); // dist-graph degrees
+        put(&mut mem, 32, &[1, -1]);
+        with_ctx(&mut mem, |cx| {
+            assert_eq!(cx.graph_edges(0, 3).unwrap(), 4);
+            assert_eq!(cx.graph_edges(0, 0).unwrap(), 0);
+            assert_eq!(cx.graph_edges(60, 2).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+            assert_eq!(cx.degree_sum(16, 3).unwrap(), 7);
+            assert_eq!(cx.degree_sum(32, 2).err().unwrap().class, abi::c::MPI_ERR_ARG);
+            assert_eq!(cx.degree_sum(56, 3).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+            assert_eq!(cx.not_in_place(abi::c::MPI_IN_PLACE as u32).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+        });
+    }
+}
