@@ -113,3 +113,9 @@ const char *emb_host_flavor(void) {
 
 /* Handle constants rsmpi does not export. */
 MPI_Info emb_host_info_env(void) { return MPI_INFO_ENV; }
+
+/* The dist-graph weight sentinels (MPICH's are variables, not constants). */
+void emb_host_weight_sentinels(int **unweighted, int **empty) {
+    *unweighted = MPI_UNWEIGHTED;
+    *empty = MPI_WEIGHTS_EMPTY;
+}

@@ -35,8 +35,16 @@ Comm_create_group Comm_split Comm_split_type Comm_compare Comm_test_inter Comm_r
 Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""".split()
 GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
 Group_intersection Group_difference Group_compare""".split()
+# Neighbourhood collectives (Neighbor_alltoallw, with its MPI_Aint and
+# datatype arrays, is written by hand in topo.rs).
+NEIGHBOR = "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()
+NEIGHBOR += ["I" + c.lower() for c in NEIGHBOR]
+TOPO = """Dims_create Cart_create Cart_get Cart_rank Cart_coords Cart_shift Cart_sub Cart_map
+Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_map Graphdims_get
+Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
+Topo_test""".split() + NEIGHBOR
 
-FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP}
+FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
 
 # Elements a collective buffer holds, as a Rust expression over the
 # translated parameters (n = the number of ranks the arrays are indexed by).
@@ -47,16 +55,55 @@ SPANS = {
     ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
     ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
     ("Reduce_scatter", "recvbuf"): "cx.int_at(recvcounts, comm_.rank)? as i64",
+    # neighbourhood collectives: one block per in-neighbour received, per
+    # out-neighbour sent (in_n, out_n: the degrees of the comm's topology)
+    ("Neighbor_allgather", "recvbuf"): "recvcount as i64 * in_n",
+    ("Neighbor_alltoall", "sendbuf"): "sendcount as i64 * out_n",
+    ("Neighbor_alltoall", "recvbuf"): "recvcount as i64 * in_n",
 }
 # v-collective buffers: (counts array, displacements array)
 VSPANS = {
     ("Gatherv", "recvbuf"): ("recvcounts", "displs"), ("Scatterv", "sendbuf"): ("sendcounts", "displs"),
     ("Allgatherv", "recvbuf"): ("recvcounts", "displs"),
     ("Alltoallv", "sendbuf"): ("sendcounts", "sdispls"), ("Alltoallv", "recvbuf"): ("recvcounts", "rdispls"),
+    ("Neighbor_allgatherv", "recvbuf"): ("recvcounts", "displs"),
+    ("Neighbor_alltoallv", "sendbuf"): ("sendcounts", "sdispls"),
+    ("Neighbor_alltoallv", "recvbuf"): ("recvcounts", "rdispls"),
 }
 # Generated, but registered by a hand-written wrapper in the family file
 # (attribute copy callbacks run after the host call).
 WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
+# How many entries a neighbourhood collective's per-neighbour arrays hold
+# (the others' arrays hold one entry per rank, n).
+NEIGHBOR_ARRAYS = {"sendcounts": "out_n", "sdispls": "out_n", "recvcounts": "in_n", "displs": "in_n", "rdispls": "in_n"}
+# Lengths of topology arrays the parameters alone do not give, as Rust i64
+# expressions (helpers in topo.rs query the communicator's topology or sum
+# the degrees; arrays they read are checked first, in parameter order).
+# Outputs sized by a `max*` argument are checked for the larger of it and
+# the real length: some MPIs write the real length whatever max* says.
+CART_DIMS, GRAPH_DIMS, DEGREES = "cx.cartdim(&comm_)?", "cx.graphdims(&comm_)?", "cx.neighbor_degrees(&comm_)?"
+LENGTHS = {
+    ("Cart_rank", "coords"): CART_DIMS,
+    ("Cart_sub", "remain_dims"): CART_DIMS,
+    **{("Cart_get", a): f"{CART_DIMS}.max(maxdims as i64)" for a in ("dims", "periods", "coords")},
+    ("Cart_coords", "coords"): f"{CART_DIMS}.max(maxdims as i64)",
+    ("Graph_create", "edges"): "cx.graph_edges(index, nnodes)?",
+    ("Graph_map", "edges"): "cx.graph_edges(index, nnodes)?",
+    ("Graph_get", "index"): f"{GRAPH_DIMS}.0.max(maxindex as i64)",
+    ("Graph_get", "edges"): f"{GRAPH_DIMS}.1.max(maxedges as i64)",
+    ("Graph_neighbors", "neighbors"): "cx.graph_degree(&comm_, rank_)?.max(maxneighbors as i64)",
+    ("Dist_graph_create", "destinations"): "cx.degree_sum(degrees, n)?",
+    ("Dist_graph_create", "weights"): "cx.degree_sum(degrees, n)?",
+    ("Dist_graph_create_adjacent", "sourceweights"): "indegree as i64",
+    ("Dist_graph_create_adjacent", "destweights"): "outdegree as i64",
+    ("Dist_graph_neighbors", "sources"): f"{DEGREES}.0.max(maxindegree as i64)",
+    ("Dist_graph_neighbors", "sourceweights"): f"{DEGREES}.0.max(maxindegree as i64)",
+    ("Dist_graph_neighbors", "destinations"): f"{DEGREES}.1.max(maxoutdegree as i64)",
+    ("Dist_graph_neighbors", "destweights"): f"{DEGREES}.1.max(maxoutdegree as i64)",
+}
+# Parameters that are C int arrays (ranks, dimensions, flags, coordinates,
+# graph indices, degrees): handed to the host in place.
+INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE"}
 # Source ranks and receive tags accept the wildcards.
 WILDCARD_PARAMS = {"source", "recvtag"}
 RECEIVE_FUNCS = {"Recv", "Irecv", "Recv_init", "Probe", "Iprobe", "Mprobe", "Improbe"}
@@ -102,7 +149,8 @@ class Fn:
             p["wasm"] = wasm_type(c)
             p["cdecl"] = c
         self.by_name = {p["name"]: p for p in self.params}
-        self.collective = name in {"MPI_" + c for c in COLL}
+        self.neighbor = self.key in NEIGHBOR
+        self.collective = name in {"MPI_" + c for c in COLL} or self.neighbor
 
     def first(self, kind, direction=None):
         for p in self.params:
@@ -124,7 +172,9 @@ def gen_fn(f):
     rooted = f.collective and "root" in f.by_name
     if comm:
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
-    if f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
+    if f.neighbor:
+        body.append("let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;")
+    elif f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
         body.append("let n = comm_.peers;")
     if rooted:
         body.append("let root_ = cx.rank(root, false)?;")
@@ -151,12 +201,17 @@ def gen_fn(f):
             dt_ref = "&dt" if own else f"&{dt['name']}_"
             if (f.key, p["name"]) in VSPANS:
                 counts, displs = VSPANS[(f.key, p["name"])]
-                translate = f"cx.vbuffer({n}, {counts}, {displs}, n, {dt_ref})?"
+                translate = f"cx.vbuffer({n}, {counts}, {displs}, {peers(f, counts)}, {dt_ref})?"
             else:
                 count = SPANS.get((f.key, p["name"]), f"{cnt['name']} as i64")
                 translate = f"cx.buffer({n}, {count}, {dt_ref})?"
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
+            elif f.neighbor:
+                # no MPI_IN_PLACE, every argument significant
+                dn = rust_ident(dt["name"])
+                body.append(f"cx.not_in_place({n})?;")
+                body.append(f"let ({n}_, {dn}_) = {{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }};")
             elif own:
                 dn = rust_ident(dt["name"])
                 # arguments MPI ignores here are passed unchecked but harmless:
@@ -172,13 +227,27 @@ def gen_fn(f):
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
             # int arrays are the same on both sides: handed over in place
             cond = significance(f, p, rooted)
-            body.append(f"let {n}_ = if {cond} {{ cx.int_array({n}, n)? }} else {{ std::ptr::null() }};")
+            body.append(f"let {n}_ = if {cond} {{ cx.int_array({n}, {peers(f, p['name'])})? }} else {{ std::ptr::null() }};")
             args.append(f"{n}_")
+        elif k in INT_ARRAYS and p["length"]:
+            # int arrays are the same on both sides: handed over in place
+            # (rank lists, [n][3] range triples, topology arrays)
+            body.append(f"let {n}_ = cx.int_array({n}, {array_length(f, p)})?;")
+            args.append(f"{n}_ as _")
+        elif k == "WEIGHT":
+            # the standard ABI's MPI_UNWEIGHTED/MPI_WEIGHTS_EMPTY become the host's
+            out = "true" if d == "out" else "false"
+            body.append(f"let {n}_ = cx.weights({n}, {array_length(f, p)}, {out})?;")
+            args.append(f"{n}_.as_ptr() as _")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI") and d == "in":
             args.append(n)
         elif k == "RANK" and d == "in" and not p["length"]:
             if p["name"] == "root" and rooted:
                 args.append("root_")
+            elif f.short in TOPO:
+                # a rank whose place in the grid/graph is looked up: one of comm's
+                body.append(f"let {n}_ = cx.topo_rank(&comm_, {n})?;")
+                args.append(f"{n}_")
             else:
                 wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
                 body.append(f"let {n}_ = cx.rank({n}, {wild})?;")
@@ -218,7 +287,8 @@ def gen_fn(f):
             body.append(f"let mut {n}_ = cx.message({n})?;")
             args.append(f"&mut {n}_.0")
             after.append(f"cx.done_message({n}, {n}_)?;")
-        elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI") and d == "out":
+        elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI",
+                   "NUM_DIMS", "ARRAY_LENGTH", "DEGREE") and d == "out" and not p["length"]:
             ty = "i64" if "MPI_Count" in p["cdecl"] else "i32"
             body.append(f"cx.mem.range({n}, std::mem::size_of::<{ty}>() as u64)?;")
             body.append(f"let mut {n}_: {ty} = 0;")
@@ -226,15 +296,12 @@ def gen_fn(f):
             after.append(f"cx.write_int({n}, {n}_)?;")
         elif k in ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM") and d == "in":
             args.append(n)
-        elif k in ("LOGICAL", "KEY", "ARRAY_LENGTH", "ARRAY_LENGTH_NNI") and d == "in" and not p["length"]:
+        elif k in ("LOGICAL", "KEY", "ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "COMM_SIZE", "NUM_DIMS", "INDEX", "DIMENSION", "DEGREE") and d == "in" and not p["length"]:
             args.append(n)
-        elif k == "RANK" and d == "in" and p["length"]:
-            # rank lists (and [n][3] range triples) are ints: handed over in place
-            length = p["length"] if isinstance(p["length"], str) else "*".join(p["length"])
-            body.append(f"let {n}_ = cx.int_array({n}, ({length}) as i64)?;")
-            args.append(f"{n}_ as _")
         elif k == "RANK" and d == "out" and not p["length"]:
             out_int(body, args, after, n, f"cx.write_rank({n}, {n}_)?;")
+        elif k == "TOPOLOGY_TYPE" and d == "out":
+            out_int(body, args, after, n, f"cx.write_topology({n}, {n}_)?;")
         elif k in ("COMM_COMPARISON", "GROUP_COMPARISON") and d == "out":
             out_int(body, args, after, n, f"cx.write_comparison({n}, {n}_)?;")
         elif k == "COLOR" and d == "in":
@@ -282,6 +349,21 @@ def out_handle(body, args, after, n, null, finish):
     body.append(f"let mut {n}_ = host_mpi::{null}();")
     args.append(f"&mut {n}_.0")
     after.append(finish)
+
+
+def array_length(f, p):
+    """Rust i64 expression: how many ints array parameter `p` holds."""
+    if (f.key, p["name"]) in LENGTHS:
+        return LENGTHS[(f.key, p["name"])]
+    if p["length"] == "*":
+        raise SystemExit(f"{f.name}: length of {p['name']} unknown: add it to LENGTHS")
+    length = p["length"] if isinstance(p["length"], str) else "*".join(p["length"])
+    return f"({length}) as i64"
+
+
+def peers(f, name):
+    """How many entries a collective's per-rank (per-neighbour) array holds."""
+    return NEIGHBOR_ARRAYS[name] if f.neighbor else "n"
 
 
 def significance(f, p, rooted):

@@ -75,6 +75,7 @@ extern "C" {
     fn emb_host_ptrs(len: *mut usize) -> *const Named<*mut c_void>;
     fn emb_host_flavor() -> *const c_char;
     fn emb_host_info_env() -> ffi::MPI_Info;
+    fn emb_host_weight_sentinels(unweighted: *mut *mut c_int, empty: *mut *mut c_int);
     fn emb_host_status_layout(size: *mut usize, source: *mut usize, tag: *mut usize, error: *mut usize);
 }
 
@@ -174,6 +175,13 @@ pub fn null_info() -> Info {
 
 pub fn info_env() -> Info {
     Info(unsafe { emb_host_info_env() })
+}
+
+/// The host's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (addresses).
+pub fn weight_sentinels() -> (usize, usize) {
+    let (mut unweighted, mut empty) = (std::ptr::null_mut(), std::ptr::null_mut());
+    unsafe { emb_host_weight_sentinels(&mut unweighted, &mut empty) };
+    (unweighted as usize, empty as usize)
 }
 
 pub fn null_datatype() -> Datatype {

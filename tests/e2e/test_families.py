@@ -5,7 +5,7 @@ import pytest
 
 from conftest import PROGRAMS
 
-FAMILIES = ["p2p", "coll", "comm", "datatype", "op", "attr", "errhandler", "mpi1"]
+FAMILIES = ["p2p", "coll", "comm", "topo", "datatype", "op", "attr", "errhandler", "mpi1"]
 
 
 @pytest.mark.parametrize("np", [1, 2, 3, 4, 8])

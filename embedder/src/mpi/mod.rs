@@ -21,6 +21,7 @@ mod info;
 mod op;
 mod request;
 mod status;
+mod topo;
 
 use std::rc::Rc;
 
@@ -196,6 +197,8 @@ functions! {
     "MPI_Attr_put" => attr::attr_put,
     "MPI_Attr_get" => attr::attr_get,
     "MPI_Attr_delete" => attr::attr_delete,
+    "MPI_Neighbor_alltoallw" => topo::neighbor_alltoallw,
+    "MPI_Ineighbor_alltoallw" => topo::ineighbor_alltoallw,
 }
 
 fn all() -> impl Iterator<Item = &'static (&'static str, Maker)> {

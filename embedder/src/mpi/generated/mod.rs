@@ -5,6 +5,7 @@ pub(super) mod p2p;
 pub(super) mod coll;
 pub(super) mod comm;
 pub(super) mod group;
+pub(super) mod topo;
 
 use super::{Maker, MpiEnv};
 
@@ -98,4 +99,32 @@ pub const FUNCTIONS: &[(&str, Maker)] = &[
     ("MPI_Group_intersection", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, group::mpi_group_intersection)),
     ("MPI_Group_difference", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, group::mpi_group_difference)),
     ("MPI_Group_compare", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, group::mpi_group_compare)),
+    ("MPI_Dims_create", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_dims_create)),
+    ("MPI_Cart_create", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_create)),
+    ("MPI_Cart_get", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_get)),
+    ("MPI_Cart_rank", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_rank)),
+    ("MPI_Cart_coords", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_coords)),
+    ("MPI_Cart_shift", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_shift)),
+    ("MPI_Cart_sub", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_sub)),
+    ("MPI_Cart_map", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cart_map)),
+    ("MPI_Cartdim_get", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_cartdim_get)),
+    ("MPI_Graph_create", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graph_create)),
+    ("MPI_Graph_get", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graph_get)),
+    ("MPI_Graph_neighbors", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graph_neighbors)),
+    ("MPI_Graph_neighbors_count", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graph_neighbors_count)),
+    ("MPI_Graph_map", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graph_map)),
+    ("MPI_Graphdims_get", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_graphdims_get)),
+    ("MPI_Dist_graph_create", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_dist_graph_create)),
+    ("MPI_Dist_graph_create_adjacent", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_dist_graph_create_adjacent)),
+    ("MPI_Dist_graph_neighbors", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_dist_graph_neighbors)),
+    ("MPI_Dist_graph_neighbors_count", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_dist_graph_neighbors_count)),
+    ("MPI_Topo_test", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_topo_test)),
+    ("MPI_Neighbor_allgather", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_neighbor_allgather)),
+    ("MPI_Neighbor_allgatherv", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_neighbor_allgatherv)),
+    ("MPI_Neighbor_alltoall", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_neighbor_alltoall)),
+    ("MPI_Neighbor_alltoallv", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_neighbor_alltoallv)),
+    ("MPI_Ineighbor_allgather", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_ineighbor_allgather)),
+    ("MPI_Ineighbor_allgatherv", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_ineighbor_allgatherv)),
+    ("MPI_Ineighbor_alltoall", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_ineighbor_alltoall)),
+    ("MPI_Ineighbor_alltoallv", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, topo::mpi_ineighbor_alltoallv)),
 ];
