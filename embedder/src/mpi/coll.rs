@@ -10,41 +10,52 @@ use super::{
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
 
-/// One side (send or receive) of an Alltoallw: the buffer (every block
-/// checked), the in-place count/displacement arrays and the host types.
-struct Side {
-    buf: *mut u8,
-    counts: *const i32,
-    displs: *const i32,
-    types: Box<[host_mpi::Datatype]>,
+/// One side (send or receive) of an Alltoallw or Neighbor_alltoallw: the
+/// buffer (every block checked), the in-place counts, the byte
+/// displacements and the host types. Alltoallw's displacements are C ints
+/// (handed over in place), Neighbor_alltoallw's are guest 32-bit MPI_Aint
+/// (widened into `wide`). The arrays must outlive a nonblocking call.
+pub struct Side {
+    pub buf: *mut u8,
+    pub counts: *const i32,
+    pub displs: *const i32,
+    pub wide: Box<[ffi::MPI_Aint]>,
+    pub types: Box<[host_mpi::Datatype]>,
 }
 
-fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64) -> MpiResult<Side> {
+impl Side {
+    pub fn types_ptr(&self) -> *mut ffi::MPI_Datatype {
+        self.types.as_ptr() as *mut ffi::MPI_Datatype // Datatype is repr(transparent)
+    }
+}
+
+/// `n` blocks; `aint_displs` selects MPI_Aint displacements.
+pub fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool) -> MpiResult<Side> {
+    let none = std::ptr::null();
     if buf == abi::c::MPI_IN_PLACE as u32 {
-        let none = std::ptr::null();
-        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: Box::new([]) });
+        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: Box::new([]) });
     }
     let (c, d) = (cx.int_array(counts, n)?, cx.int_array(displs, n)?);
-    let mut host_types = Vec::with_capacity(n as usize);
+    let (mut host_types, mut wide) = (Vec::with_capacity(n as usize), Vec::new());
     for i in 0..n as u32 {
         let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i))?)?;
         let (count, displ) = (cx.int_at(counts, i as i32)?, cx.int_at(displs, i as i32)?);
         // byte displacements: check the block where it lies
         cx.block(buf, displ as i64, count as i64, &dt)?;
         host_types.push(dt.host);
+        if aint_displs {
+            wide.push(displ as ffi::MPI_Aint); // signed, as MPI_Aint is
+        }
     }
-    Ok(Side { buf: cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf)), counts: c, displs: d, types: host_types.into() })
+    let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
+    Ok(Side { buf, counts: c, displs: if aint_displs { none } else { d }, wide: wide.into(), types: host_types.into() })
 }
 
 fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     let c = cx.comm(comm)?;
     let n = c.peers;
-    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, n)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n)?))
-}
-
-fn types_ptr(types: &[host_mpi::Datatype]) -> *mut ffi::MPI_Datatype {
-    types.as_ptr() as *mut ffi::MPI_Datatype // Datatype is repr(transparent)
+    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, n, false)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n, false)?))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -56,7 +67,7 @@ pub fn alltoallw(
     call(&mut env, "MPI_Alltoallw", comm, |cx| {
         let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
         cx.host(unsafe {
-            ffi::MPI_Alltoallw(s.buf as _, s.counts as _, s.displs as _, types_ptr(&s.types), r.buf as _, r.counts as _, r.displs as _, types_ptr(&r.types), c.0)
+            ffi::MPI_Alltoallw(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c.0)
         })
     })
 }
@@ -70,15 +81,12 @@ pub fn ialltoallw(
     call(&mut env, "MPI_Ialltoallw", comm, |cx| {
         let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
         cx.mem.range(request, 4)?;
-        // both type arrays stay alive in one allocation until completion
-        let keep: Box<[host_mpi::Datatype]> = s.types.iter().chain(r.types.iter()).copied().collect();
-        let (st, rt) = keep.split_at(s.types.len());
         let mut req = host_mpi::null_request();
         cx.host(unsafe {
-            ffi::MPI_Ialltoallw(s.buf as _, s.counts as _, s.displs as _, types_ptr(st), r.buf as _, r.counts as _, r.displs as _, types_ptr(rt), c.0, &mut req.0)
+            ffi::MPI_Ialltoallw(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c.0, &mut req.0)
         })?;
         let mut entry = RequestEntry::new(req, false);
-        entry.keep = Some(keep);
+        entry.keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)
     })

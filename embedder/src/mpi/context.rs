@@ -95,9 +95,10 @@ pub struct RequestEntry {
     /// MPI_Comm_idup: the host writes the new communicator here when the
     /// request completes; the guest handle then points at it.
     pub new_comm: Option<Box<(i32, host_mpi::Comm)>>,
-    /// Host arrays the operation reads until it completes (Ialltoallw types).
+    /// Host arrays the operation reads until it completes (Ialltoallw's
+    /// types, Ineighbor_alltoallw's widened displacements).
     #[allow(dead_code)] // held, never read: it only has to live
-    pub keep: Option<Box<[host_mpi::Datatype]>>,
+    pub keep: Option<Box<dyn std::any::Any>>,
 }
 
 impl RequestEntry {
@@ -243,9 +244,9 @@ impl Bridge {
 pub struct Ctx<'a> {
     pub mem: GuestMemory<'a>,
     pub bridge: &'a mut Bridge,
-    /// For checking guest callbacks handed to the bridge.
+    /// For guest callbacks and allocations (valid for the call).
     store: *mut StoreMut<'a>,
-    pub fns: &'a GuestFns,
+    fns: *const GuestFns,
 }
 
 /// Runs one MPI function body and turns its result into what the guest
@@ -271,7 +272,7 @@ pub fn call(
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
     let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
-    let mut cx = Ctx { mem, bridge, store, fns };
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns) };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
     drop(active);
@@ -291,6 +292,15 @@ pub fn call(
     }
 }
 
+impl<'a> Ctx<'a> {
+    /// A context without a guest instance, for unit tests of the
+    /// translation helpers (callbacks and allocation are unavailable).
+    #[cfg(test)]
+    pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null() }
+    }
+}
+
 impl Ctx<'_> {
     /// A host return code as a result, with the guest's error class.
     #[inline]
@@ -302,14 +312,14 @@ impl Ctx<'_> {
     /// `params` i32 arguments and returns `results` values.
     pub fn check_callback(&mut self, index: u32, params: usize, results: usize) -> MpiResult {
         // Safety: the store outlives the call; the bridge state is not in it.
-        let store = unsafe { &mut *self.store };
-        Ok(self.fns.check_signature(store, index, params, results)?)
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        Ok(fns.check_signature(store, index, params, results)?)
     }
 
     /// Guest memory from the guest's malloc (kept by the bridge).
     pub fn guest_alloc(&mut self, len: u32) -> MpiResult<u32> {
-        let store = unsafe { &mut *self.store };
-        self.fns.alloc(store, len).map_err(|e| MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string()))
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        fns.alloc(store, len).map_err(|e| MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string()))
     }
 
     #[inline]

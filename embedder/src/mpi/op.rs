@@ -70,7 +70,7 @@ fn slot_of_free() -> Option<usize> {
 /// unwind through the library's frames.
 fn abort_job(detail: &str) -> ! {
     let who = crate::rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
-    crate::say!("embedder: {who}user reduction function: {detail}");
+    crate::say!("embedder: {who}{detail}");
     host_mpi::abort(host_mpi::constants().comm_world, TRAP_EXIT)
 }
 
@@ -87,12 +87,12 @@ static TRAMPOLINES: [HostUserFn; SLOTS] = trampolines!(
 );
 
 fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_dt: ffi::MPI_Datatype) {
-    let Some(function) = SLOT_FUNCTIONS.with(|s| s.borrow()[slot]) else { abort_job("called after MPI_Op_free") };
+    let Some(function) = SLOT_FUNCTIONS.with(|s| s.borrow()[slot]) else { abort_job("user reduction function called after MPI_Op_free") };
     let Some((guest_dt, dt)) = TYPES.with(|t| t.borrow().get(&type_key(host_dt)).copied()) else {
-        abort_job("called with a datatype the guest does not know")
+        abort_job("user reduction function called with a datatype the guest does not know")
     };
     let ran = callbacks::with_active(|store, fns| -> Result<(), String> {
-        let (lb, bytes) = dt.span(len as i64).ok_or("operand size overflows")?;
+        let (lb, bytes) = dt.span(len as i64).ok_or("user reduction function: operand size overflows")?;
         let size = fns.memory_size(store) as i128;
         let base = fns.base as i128;
         // a host pointer the guest can use as it is
@@ -104,7 +104,8 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         // scratch: len, datatype, then the operands that need copies
         let rounded = (bytes + 15) & !15;
         let total = 16 + rounded * (direct_in.is_none() as u64 + direct_inout.is_none() as u64);
-        let scratch = fns.scratch(store, u32::try_from(total).map_err(|_| "operands do not fit in guest memory")?).map_err(|e| e.to_string())?;
+        let scratch = fns.scratch(store, u32::try_from(total).map_err(|_| "user reduction function: operands do not fit in guest memory")?)
+            .map_err(|e| format!("user reduction function: {e}"))?;
         let host = |guest: u64| unsafe { fns.base.add(guest as usize) };
         let mut next = scratch as u64 + 16;
         let mut place = |p: *mut u8| {
@@ -123,8 +124,8 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         }
         let args = [g_in as i32, g_inout as i32, scratch as i32, scratch as i32 + 4];
         match fns.call(store, function, &args) {
-            Err(callbacks::CallbackError::Trap(e)) => return Err(format!("trapped: {}", e.message())),
-            Err(callbacks::CallbackError::Invalid(e)) => return Err(e),
+            Err(callbacks::CallbackError::Trap(e)) => return Err(format!("guest trapped in a user reduction function: {}", e.message())),
+            Err(callbacks::CallbackError::Invalid(e)) => return Err(format!("user reduction function: {e}")),
             Ok(_) => {}
         }
         if direct_inout.is_none() {
@@ -134,7 +135,7 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         Ok(())
     });
     match ran {
-        None => abort_job("called by the host MPI outside any MPI call of the guest"),
+        None => abort_job("user reduction function called by the host MPI outside any MPI call of the guest"),
         Some(Err(e)) => abort_job(&e),
         Some(Ok(())) => {}
     }

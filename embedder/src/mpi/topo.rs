@@ -13,11 +13,12 @@
 //! - Neighbor_alltoallw's byte displacements are guest 32-bit MPI_Aint
 //!   arrays, widened to host arrays; with its datatype arrays they must
 //!   outlive the nonblocking form.
-use std::{cell::RefCell, sync::OnceLock};
+use std::sync::OnceLock;
 
 use wasmer::FunctionEnvMut;
 
 use super::{
+    coll::{side, Side},
     context::{call, CommEntry, Ctx, RequestEntry},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
@@ -186,45 +187,14 @@ impl Ctx<'_> {
     }
 }
 
-/// sizeof(MPI_Aint) in the guest (wasm32).
-const GUEST_AINT_SIZE: u64 = 4;
-
-/// One side (send or receive) of a Neighbor_alltoallw: the buffer (every
-/// block checked), the in-place count array, and host copies of the byte
-/// displacements (widened to the host's MPI_Aint) and of the types.
-struct Side {
-    buf: *mut u8,
-    counts: *const i32,
-    displs: Box<[ffi::MPI_Aint]>,
-    types: Box<[host_mpi::Datatype]>,
-}
-
-fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64) -> MpiResult<Side> {
-    cx.not_in_place(buf)?;
-    let c = cx.int_array(counts, n)?;
-    cx.mem.range(displs, n as u64 * GUEST_AINT_SIZE)?;
-    let (mut host_displs, mut host_types) = (Vec::with_capacity(n as usize), Vec::with_capacity(n as usize));
-    for i in 0..n as u32 {
-        let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i))?)?;
-        let count = cx.int_at(counts, i as i32)?;
-        let displ = cx.mem.read_i32(displs.wrapping_add(4 * i))?; // guest MPI_Aint: 32-bit, signed
-        cx.block(buf, displ as i64, count as i64, &dt)?;
-        host_displs.push(displ as ffi::MPI_Aint);
-        host_types.push(dt.host);
-    }
-    let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
-    Ok(Side { buf, counts: c, displs: host_displs.into(), types: host_types.into() })
-}
 
 fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
+    cx.not_in_place(sendbuf)?;
+    cx.not_in_place(recvbuf)?;
     let c = cx.comm(comm)?;
     let (ins, outs) = cx.neighbor_degrees(&c)?;
-    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins)?))
-}
-
-fn types_ptr(types: &[host_mpi::Datatype]) -> *const ffi::MPI_Datatype {
-    types.as_ptr() as *const ffi::MPI_Datatype // Datatype is repr(transparent)
+    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, true)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, true)?))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -237,22 +207,14 @@ pub fn neighbor_alltoallw(
         let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
         cx.host(unsafe {
             ffi::MPI_Neighbor_alltoallw(
-                s.buf as _, s.counts, s.displs.as_ptr(), types_ptr(&s.types) as _,
-                r.buf as _, r.counts, r.displs.as_ptr(), types_ptr(&r.types) as _, c.0,
+                s.buf as _, s.counts, s.wide.as_ptr(), s.types_ptr() as _,
+                r.buf as _, r.counts, r.wide.as_ptr(), r.types_ptr() as _, c.0,
             )
         })
     })
 }
 
-thread_local! {
-    /// Ineighbor_alltoallw's widened displacements, which the host reads
-    /// until the operation completes: (guest request handle, host request,
-    /// arrays). An entry lives while its guest handle still names its host
-    /// request, and is dropped at the next Ineighbor_alltoallw after that.
-    /// (The datatypes ride on the request entry's `keep`.)
-    static HELD_DISPLS: RefCell<Vec<(i32, ffi::MPI_Request, [Box<[ffi::MPI_Aint]>; 2])>> = const { RefCell::new(Vec::new()) };
-}
-
+/// The widened displacements and the type arrays live on the request.
 #[allow(clippy::too_many_arguments)]
 pub fn ineighbor_alltoallw(
     mut env: FunctionEnvMut<MpiEnv>,
@@ -262,24 +224,16 @@ pub fn ineighbor_alltoallw(
     call(&mut env, "MPI_Ineighbor_alltoallw", comm, |cx| {
         let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
         cx.mem.range(request, 4)?;
-        // both type arrays stay alive in one allocation until completion
-        let keep: Box<[host_mpi::Datatype]> = s.types.iter().chain(r.types.iter()).copied().collect();
-        let (st, rt) = keep.split_at(s.types.len());
         let mut req = host_mpi::null_request();
         cx.host(unsafe {
             ffi::MPI_Ineighbor_alltoallw(
-                s.buf as _, s.counts, s.displs.as_ptr(), types_ptr(st) as _,
-                r.buf as _, r.counts, r.displs.as_ptr(), types_ptr(rt) as _, c.0, &mut req.0,
+                s.buf as _, s.counts, s.wide.as_ptr(), s.types_ptr() as _,
+                r.buf as _, r.counts, r.wide.as_ptr(), r.types_ptr() as _, c.0, &mut req.0,
             )
         })?;
         let mut entry = RequestEntry::new(req, false);
-        entry.keep = Some(keep);
+        entry.keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
-        let requests = &cx.bridge.requests;
-        HELD_DISPLS.with_borrow_mut(|held| {
-            held.retain(|(h, host, _)| requests.get(*h).is_some_and(|e| e.host.0 == *host));
-            held.push((handle, req.0, [s.displs, r.displs]));
-        });
         Ok(cx.mem.write_i32(request, handle)?)
     })
 }
@@ -293,7 +247,7 @@ mod tests {
     /// and host constants only).
     fn with_ctx(mem: &mut [u8], f: impl FnOnce(&Ctx)) {
         let mut bridge = Bridge::new();
-        let cx = Ctx { mem: unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), mem.len() as u64) }, bridge: &mut bridge };
+        let cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), mem.len() as u64) }, &mut bridge);
         f(&cx);
     }
 
