@@ -1,7 +1,7 @@
 /* Derived datatypes: every constructor sent through a ring, a mixed struct
  * whose layout differs between wasm32 and the host (checked against the C
  * struct of this build), subarray/darray halo and block exchanges on a 2-D
- * process grid computed by hand, pack/unpack (native and external32),
+ * periodic Cartesian process grid, pack/unpack (native and external32),
  * extents (negative lower bounds too), envelope/contents round trips,
  * names, addresses and MPI_BOTTOM, Type_match_size, Get_elements. */
 #include <stddef.h>
@@ -242,8 +242,9 @@ static void structs(void) {
     check("Type_create_struct + resized (ring)", errors);
 }
 
-/* ---- 2-D grid, computed by hand (no topology functions) ----------------- */
+/* ---- 2-D periodic Cartesian grid (MPI_Dims_create + MPI_Cart_create) ---- */
 static int d0, d1, r0, r1;
+static MPI_Comm grid;
 #define NY 3
 #define NX 4
 
@@ -271,12 +272,15 @@ static void halo(void) {
     EXPECT(size_is(row[0], NX * sizeof(int)) && size_is(col[0], NY * sizeof(int)));
     EXPECT(extent_is(row[1], 0, sizeof L) && extent_is(col[3], 0, sizeof L));
     EXPECT(true_extent_is(row[1], (NY * (NX + 2) + 1) * sizeof(int), NX * sizeof(int)));
-    int up = grid_rank(r0 - 1, r1), down = grid_rank(r0 + 1, r1);
-    int left = grid_rank(r0, r1 - 1), right = grid_rank(r0, r1 + 1);
-    MPI_Sendrecv(L, 1, row[0], up, 11, L, 1, row[3], down, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(L, 1, row[1], down, 12, L, 1, row[2], up, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(L, 1, col[0], left, 13, L, 1, col[3], right, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(L, 1, col[1], right, 14, L, 1, col[2], left, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int up, down, left, right;
+    MPI_Cart_shift(grid, 0, 1, &up, &down);
+    MPI_Cart_shift(grid, 1, 1, &left, &right);
+    EXPECT(up == grid_rank(r0 - 1, r1) && down == grid_rank(r0 + 1, r1));
+    EXPECT(left == grid_rank(r0, r1 - 1) && right == grid_rank(r0, r1 + 1));
+    MPI_Sendrecv(L, 1, row[0], up, 11, L, 1, row[3], down, 11, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(L, 1, row[1], down, 12, L, 1, row[2], up, 12, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(L, 1, col[0], left, 13, L, 1, col[3], right, 13, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(L, 1, col[1], right, 14, L, 1, col[2], left, 14, grid, MPI_STATUS_IGNORE);
     for (int i = 0; i < NY + 2; i++)
         for (int j = 0; j < NX + 2; j++) {
             int corner = (i == 0 || i == NY + 1) && (j == 0 || j == NX + 1);
@@ -852,13 +856,12 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     next = (rank + 1) % size;
     prev = (rank + size - 1) % size;
-    /* the 2-D grid: d1 the largest divisor with d1*d1 <= size, row-major ranks */
-    d1 = 1;
-    for (int k = 1; k * k <= size; k++)
-        if (size % k == 0) d1 = k;
-    d0 = size / d1;
-    r0 = rank / d1;
-    r1 = rank % d1;
+    /* the 2-D grid: balanced dimensions, row-major ranks (no reordering) */
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, coords[2];
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    MPI_Cart_coords(grid, rank, 2, coords);
+    d0 = dims[0], d1 = dims[1], r0 = coords[0], r1 = coords[1];
 
     vectors();
     structs();
@@ -868,6 +871,7 @@ int main(int argc, char **argv) {
     extents();
     contents();
     misc();
+    MPI_Comm_free(&grid);
     MPI_Finalize();
     return failures ? 1 : 0;
 }
