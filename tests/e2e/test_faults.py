@@ -21,6 +21,7 @@ FAULTS = {
     "op-trap": "guest trapped",
     "bad-datatype": "MPI_Send: MPI_ERR_TYPE",
     "errhandler-abort": "",
+    "keyval-trap": "MPI_Comm_dup: a guest callback trapped",
 }
 
 
@@ -45,6 +46,7 @@ def test_fault_exit_codes_standalone(build, run_wasm):
     assert run_wasm(wasm, "unsupported").returncode == 1
     assert run_wasm(wasm, "op-trap").returncode == 134
     assert run_wasm(wasm, "errhandler-abort").returncode == 42
+    assert run_wasm(wasm, "keyval-trap").returncode == 134
 
 
 def test_error_handler_abort_code_reaches_mpirun(build, run_wasm):

@@ -9,6 +9,12 @@
 
 static int depth(int n) { volatile int pad[64]; pad[n % 64] = n; return n + depth(n + 1) + pad[0]; }
 
+/* an attribute copy callback that traps (run when the communicator is duplicated) */
+static int trapping_copy(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag) {
+    (void)c; (void)k; (void)extra; (void)in; (void)out; (void)flag;
+    __builtin_trap();
+}
+
 /* a user reduction op that traps wherever MPI runs it */
 static void trapping_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
     (void)in; (void)inout; (void)len; (void)dt;
@@ -137,6 +143,12 @@ int main(int argc, char **argv) {
         MPI_Comm_create_errhandler(abort_handler, &eh);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
         MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "keyval-trap")) {
+        int keyval;
+        MPI_Comm dup;
+        MPI_Comm_create_keyval(trapping_copy, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, &x);
+        MPI_Comm_dup(MPI_COMM_SELF, &dup);
     } else if (!strcmp(fault, "returns")) {
         returned_errors(rank);
     }
