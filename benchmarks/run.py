@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Benchmark runner: IMB-style and HPCG-style, native vs wasm, plus compiler
-backends, start-up costs and binary sizes. Writes tidy CSVs for plots/plot.py.
+backends, start-up costs and binary sizes, and two external codes (HPCC 1.5.0,
+NetPIPE 3.7.2). Writes tidy CSVs for plots/plot.py.
 
     python3 benchmarks/run.py [--ranks 1,2] [--reps 3] [--quick] [--out results/]
+                              [--external on|off|only]
 
 Builds imb and hpcg natively (mpicc) and to wasm (wasm-mpicc), -O3 both, plus
 an HPCG module without SIMD for the Singlepass backend. Then, for every rank
@@ -11,15 +13,25 @@ hpcg native, hpcg wasm), on the LLVM backend with a warm cache. Then one
 single-rank HPCG per backend on a cold cache (compile time and GFLOP/s), and
 start-up runs (cold compile, cached start, N ranks starting on a cold cache).
 
-Output, in OUT/<UTC timestamp>/: raw/ (every stdout and stderr), runs.csv (one
-row per program run), imb.csv, hpcg.csv, backends.csv, sizes.csv, startup.csv,
-meta.json. The CSVs are derived from raw/ + runs.csv only (tables_from_raw), so
-they can be rebuilt after a parser change. Exit status 1 if any run failed or
-any HPCG validation failed.
+External codes (benchmarks/external: fetched from Debian's source packages,
+built unmodified natively and to wasm, cached in benchmarks/external/build/):
+HPCC and NetPIPE's MPI module on 2 ranks, native and wasm interleaved, each
+run in a fresh working directory (HPCC reads hpccinf.txt and writes
+hpccoutf.txt there; NetPIPE writes np.out), which the wasm runs get as their
+root directory (--mapdir /:DIR). If the Debian mirror cannot be reached and
+nothing is cached, the external runs are skipped (noted in meta.json).
+
+Output, in OUT/<UTC timestamp>/: raw/ (every stdout and stderr, and HPCC's and
+NetPIPE's output files), runs.csv (one row per program run), imb.csv, hpcg.csv,
+backends.csv, sizes.csv, startup.csv, hpcc.csv, netpipe.csv,
+external_runs.csv, meta.json. The CSVs are derived from raw/ + runs.csv only
+(tables_from_raw), so they can be rebuilt after a parser change. Exit status 1
+if any run failed or any HPCG/HPCC validation failed.
 """
 import argparse
 import csv
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -34,13 +46,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parse import IMB_BENCHMARKS, IMB_PAIR, parse_compile, parse_hpcg, parse_imb, parse_timings  # noqa: E402
+from parse import (IMB_BENCHMARKS, IMB_PAIR, parse_compile, parse_hpcc, parse_hpcg, parse_imb,  # noqa: E402
+                   parse_netpipe, parse_timings, parse_unsupported)
 
 ROOT = Path(__file__).resolve().parents[1]
 EMBEDDER = ROOT / "target" / "release" / "embedder"
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 IMB_SRC = [ROOT / "benchmarks" / "imb" / "imb.c"]
 HPCG_SRC = [ROOT / "benchmarks" / "hpcg" / f for f in ("hpcg.c", "geometry.c", "kernels.c", "cg.c")]
+
+_spec = importlib.util.spec_from_file_location("external_build", ROOT / "benchmarks" / "external" / "build.py")
+external = importlib.util.module_from_spec(_spec)  # benchmarks/external/build.py (fetch + build)
+_spec.loader.exec_module(external)
 
 CFLAGS = ["-O3"]
 WASM_CFLAGS = ["-O3"]
@@ -53,6 +70,15 @@ IMB_ARGS = "-msglog 0:22 -time 1"
 IMB_ARGS_QUICK = "-msglog 0:4 -iter 20 -time 0.05"
 HPCG_ARGS = "--nx 32 --ny 32 --nz 32 --rt 10"
 HPCG_ARGS_QUICK = "--nx 16 --ny 16 --nz 16 --iters 1"
+# External codes, on EXTERNAL_RANKS ranks (NetPIPE measures one pair). HPCC: HPL's
+# N and NB in hpccinf.txt (HPCC sizes its other tests from N). NetPIPE: no
+# perturbed sizes (-p 0), 1 B .. 4 MiB, its own repeat calibration; --quick
+# fixes the repeats (-n) so it takes seconds.
+EXTERNAL_RANKS = 2
+HPCC_N, HPCC_NB = 3000, 100
+HPCC_N_QUICK, HPCC_NB_QUICK = 200, 40
+NETPIPE_ARGS = "-p 0 -l 1 -u 4194304"
+NETPIPE_ARGS_QUICK = "-p 0 -l 1 -u 65536 -n 20"
 # Start-up runs: the programs with almost no work, so the wall time is start-up.
 STARTUP_ARGS = {"imb": "-msglog 0:0 -iter 1 -time 0.01 Barrier", "hpcg": "--nx 8 --ny 8 --nz 8 --iters 1"}
 
@@ -68,6 +94,14 @@ STARTUP_FIELDS = ["program", "mode", "ranks", "rep", "wall_s", "load_s", "caches
                   "instantiate_s", "run_s", "rc"]
 SIZE_FIELDS = ["program", "native_dynamic_bytes", "native_static_bytes", "wasm_bytes",
                "wasm_nosimd_bytes"]
+HPCC_FIELDS = ["ranks", "rep", "kind", "backend", "test", "metric", "unit", "better", "value", "key",
+               "success", "rc"]
+NETPIPE_FIELDS = ["ranks", "rep", "kind", "backend", "bytes", "mbps", "mbytes_per_sec", "usec"]
+EXTERNAL_RUN_FIELDS = ["program", "ranks", "rep", "kind", "backend", "rc", "wall_s", "load_s", "run_s",
+                       "success", "hpl_check", "hpl_residual", "failed_checks", "last_section", "points",
+                       "unsupported_mpi", "output"]
+# Files the external programs write in their working directory, kept in raw/ as <stem>.<name>.
+OUTPUT_FILES = {"hpcc": "hpccoutf.txt", "netpipe": "np.out"}
 
 
 def int_list(text):
@@ -114,8 +148,11 @@ class Runner:
         return [self.args.mpirun, *self.mpirun_opts, *shlex.split(self.args.mpirun_args),
                 "-np", str(ranks), *map(str, cmd)]
 
-    def run(self, cmd, phase, program, kind, ranks="", rep="", backend="", module="", cache=""):
-        """Run cmd, save its stdout/stderr, log it; a non-zero exit is a failure."""
+    def run(self, cmd, phase, program, kind, ranks="", rep="", backend="", module="", cache="", cwd=None,
+            keep=()):
+        """Run cmd (in directory cwd), save its stdout/stderr and the files
+        named in `keep` that it left in cwd (as raw/<stem>.<name>), log it; a
+        non-zero exit is a failure."""
         self.seq += 1
         cmd = [str(c) for c in cmd]
         parts = [f"{self.seq:03d}", phase, program, kind]
@@ -127,7 +164,7 @@ class Runner:
         stem = "_".join(parts)
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+                                start_new_session=True, cwd=cwd)
         try:
             stdout, stderr = proc.communicate(timeout=self.args.timeout)
             rc = proc.returncode
@@ -139,6 +176,9 @@ class Runner:
         wall = time.perf_counter() - t0
         (self.raw / f"{stem}.stdout").write_text(stdout)
         (self.raw / f"{stem}.stderr").write_text(stderr)
+        for name in keep:
+            if cwd and (Path(cwd) / name).exists():
+                shutil.copy2(Path(cwd) / name, self.raw / f"{stem}.{name}")
         row = {"seq": self.seq, "phase": phase, "program": program, "kind": kind, "backend": backend,
                "module": module, "cache": cache, "ranks": ranks, "rep": rep, "rc": rc,
                "wall_s": f"{wall:.4f}", "stdout": f"raw/{stem}.stdout",
@@ -177,13 +217,16 @@ def _max(values):
 
 
 def tables_from_raw(out):
-    """(Re)write imb.csv, hpcg.csv, backends.csv and startup.csv in `out` from
-    runs.csv and the raw/ files it names. Returns (tables, problems): tables is
-    {name: rows}; problems lists runs whose output could not be used (HPCG
-    result missing or validation failed, unparseable IMB output)."""
+    """(Re)write imb.csv, hpcg.csv, backends.csv, startup.csv, hpcc.csv,
+    netpipe.csv and external_runs.csv in `out` from runs.csv and the raw/
+    files it names. Returns (tables, problems): tables is {name: rows};
+    problems lists runs whose output could not be used (HPCG/HPCC result
+    missing or validation failed, unparseable IMB/NetPIPE output, MPI
+    functions the embedder does not support)."""
     out = Path(out)
     runs = read_csv(out / "runs.csv")
     imb, hpcg, backends, startup, problems = [], [], [], [], []
+    hpcc, netpipe, external_runs = [], [], []
     for r in runs:
         stdout = (out / r["stdout"]).read_text()
         stderr = (out / r["stderr"]).read_text()
@@ -226,6 +269,12 @@ def tables_from_raw(out):
                                  "cache": " ".join(sorted({t["cache"] for t in timings})),
                                  "instantiate_s": inst, "gflops": res["gflops"],
                                  "validation": res["validation"], "rc": rc, "wall_s": r["wall_s"]})
+        elif r["phase"] == "external":
+            ext, prob = external_tables(out, r, rc, stderr, labels, load, run_s)
+            external_runs.append(ext["run"])
+            hpcc += ext["hpcc"]
+            netpipe += ext["netpipe"]
+            problems += prob
         elif r["phase"] == "startup":
             startup.append({"program": r["program"], "mode": r["kind"], "ranks": r["ranks"],
                             "rep": r["rep"], "wall_s": r["wall_s"], "load_s": load,
@@ -235,7 +284,60 @@ def tables_from_raw(out):
     write_csv(out / "hpcg.csv", HPCG_FIELDS, hpcg)
     write_csv(out / "backends.csv", BACKEND_FIELDS, backends)
     write_csv(out / "startup.csv", STARTUP_FIELDS, startup)
-    return {"imb": imb, "hpcg": hpcg, "backends": backends, "startup": startup}, problems
+    write_csv(out / "hpcc.csv", HPCC_FIELDS, hpcc)
+    write_csv(out / "netpipe.csv", NETPIPE_FIELDS, netpipe)
+    write_csv(out / "external_runs.csv", EXTERNAL_RUN_FIELDS, external_runs)
+    return {"imb": imb, "hpcg": hpcg, "backends": backends, "startup": startup, "hpcc": hpcc,
+            "netpipe": netpipe, "external_runs": external_runs}, problems
+
+
+def output_file(out, run_row, program):
+    """raw/<stem>.<file> of an external run (its hpccoutf.txt or np.out)."""
+    return Path(out) / (run_row["stdout"][: -len(".stdout")] + "." + OUTPUT_FILES[program])
+
+
+def external_tables(out, r, rc, stderr, labels, load, run_s):
+    """Rows of hpcc.csv / netpipe.csv and one external_runs.csv row for one
+    external run, plus its problems."""
+    program = r["program"]
+    path = output_file(out, r, program)
+    unsupported = parse_unsupported(stderr)
+    info = {"program": program, **labels, "rc": rc, "wall_s": r["wall_s"], "load_s": load, "run_s": run_s,
+            "unsupported_mpi": " ".join(unsupported),
+            "output": str(path.relative_to(out)) if path.exists() else ""}
+    res = {"run": info, "hpcc": [], "netpipe": []}
+    problems = []
+    where = r["stdout"][: -len(".stdout")]
+    if unsupported:
+        problems.append(f"{where}: not supported by the embedder: {', '.join(unsupported)}")
+    if not path.exists():
+        problems.append(f"{where}: no {OUTPUT_FILES[program]} (exit {rc})")
+        return res, problems
+    text = path.read_text(errors="replace")
+    try:
+        if program == "hpcc":
+            h = parse_hpcc(text)
+            failed = sorted(k for k, v in h["checks"].items() if v != "PASSED")
+            info.update({"success": {True: 1, False: 0}.get(h["success"], ""),
+                         "hpl_check": (h["hpl"] or {}).get("check") or "",
+                         "hpl_residual": (h["hpl"] or {}).get("residual"),
+                         "failed_checks": " ".join(failed),
+                         "last_section": h["sections"][-1] if h["sections"] else ""})
+            res["hpcc"] = [{**labels, **m, "success": info["success"], "rc": rc} for m in h["metrics"]]
+            if h["success"] is not True or info["hpl_check"] != "PASSED" or failed:
+                problems.append(f"{where}: HPCC Success={h['summary'].get('Success', 'missing')}, "
+                                f"HPL check {info['hpl_check'] or 'missing'}"
+                                + (f", failed: {' '.join(failed)}" if failed else "")
+                                + ("" if h["complete"] else f" (stopped in {info['last_section']})"))
+        else:
+            rows = parse_netpipe(text)
+            info["points"] = len(rows)
+            res["netpipe"] = [{**labels, **row, "usec": round(row["usec"], 4)} for row in rows]
+            if not rows:
+                problems.append(f"{where}: empty np.out")
+    except ValueError as e:
+        problems.append(f"{where}: {e}")
+    return res, problems
 
 
 # ---------------------------------------------------------------------------
@@ -260,11 +362,15 @@ def build(out, args, meta):
         return bdir / target
 
     std = ["-std=c99"]
-    for name, src in (("imb", IMB_SRC), ("hpcg", HPCG_SRC)):
-        p[name] = cc(name, args.mpicc, std + CFLAGS, src)
-        p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
-        p[name + "-static"] = cc(name + "-static", args.mpicc, std + CFLAGS + ["-static"], src, required=False)
-    p["hpcg-nosimd.wasm"] = cc("hpcg-nosimd.wasm", WASM_MPICC, std + WASM_CFLAGS + NOSIMD_FLAGS, HPCG_SRC)
+    if args.external != "only":
+        for name, src in (("imb", IMB_SRC), ("hpcg", HPCG_SRC)):
+            p[name] = cc(name, args.mpicc, std + CFLAGS, src)
+            p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
+            p[name + "-static"] = cc(name + "-static", args.mpicc, std + CFLAGS + ["-static"], src,
+                                     required=False)
+        p["hpcg-nosimd.wasm"] = cc("hpcg-nosimd.wasm", WASM_MPICC, std + WASM_CFLAGS + NOSIMD_FLAGS, HPCG_SRC)
+    if args.external != "off":
+        p.update(build_external(bdir, args, meta))
     meta["builds"] = logs
     static_errors = [log for log in logs if "-static" in log["cmd"] and log["rc"] != 0]
     meta["static_link"] = "ok"
@@ -275,12 +381,51 @@ def build(out, args, meta):
     def size(key):
         return os.path.getsize(p[key]) if p.get(key) else ""
 
-    write_csv(out / "sizes.csv", SIZE_FIELDS, [
-        {"program": "imb", "native_dynamic_bytes": size("imb"), "native_static_bytes": size("imb-static"),
-         "wasm_bytes": size("imb.wasm"), "wasm_nosimd_bytes": ""},
-        {"program": "hpcg", "native_dynamic_bytes": size("hpcg"), "native_static_bytes": size("hpcg-static"),
-         "wasm_bytes": size("hpcg.wasm"), "wasm_nosimd_bytes": size("hpcg-nosimd.wasm")},
-    ])
+    sizes = []
+    if args.external != "only":
+        sizes += [
+            {"program": "imb", "native_dynamic_bytes": size("imb"), "native_static_bytes": size("imb-static"),
+             "wasm_bytes": size("imb.wasm"), "wasm_nosimd_bytes": ""},
+            {"program": "hpcg", "native_dynamic_bytes": size("hpcg"), "native_static_bytes": size("hpcg-static"),
+             "wasm_bytes": size("hpcg.wasm"), "wasm_nosimd_bytes": size("hpcg-nosimd.wasm")},
+        ]
+    for name in ("hpcc", "netpipe"):
+        if p.get(name):
+            sizes.append({"program": name, "native_dynamic_bytes": size(name), "native_static_bytes": "",
+                          "wasm_bytes": size(name + ".wasm"), "wasm_nosimd_bytes": ""})
+    write_csv(out / "sizes.csv", SIZE_FIELDS, sizes)
+    return p
+
+
+def build_external(bdir, args, meta):
+    """Fetch and build HPCC and NetPIPE (benchmarks/external/build.py, cached),
+    copy them into bdir. Returns {name: path} ({} if skipped); notes the
+    outcome, sources, flags and the MPI functions the modules import that the
+    embedder does not provide in meta["external"]."""
+    info = meta.setdefault("external", {})
+    try:
+        built = external.build(args.mpicc, jobs=2, log=lambda m: print(f"  {m}", flush=True))
+    except external.MirrorUnreachable as e:
+        info["status"] = f"skipped: Debian mirror unreachable and no cached sources ({e})"
+        print(f"run.py: external benchmarks {info['status']}", file=sys.stderr)
+        return {}
+    except (external.FetchError, external.BuildError) as e:
+        info["status"] = f"failed: {e}"
+        meta.setdefault("failures", []).append(f"external build: {str(e).splitlines()[0]}")
+        print(f"run.py: external build failed: {e}", file=sys.stderr)
+        return {}
+    info.update({"status": "built", **built["info"]})
+    p = {}
+    for key, target in (("hpcc", "hpcc"), ("hpcc.wasm", "hpcc.wasm"), ("netpipe", "NPmpi"),
+                        ("netpipe.wasm", "NPmpi.wasm")):
+        p[key] = bdir / target
+        shutil.copy2(built[key], p[key])
+    missing = {}
+    for key in ("hpcc.wasm", "netpipe.wasm"):
+        r = subprocess.run([str(EMBEDDER), "inspect", str(p[key])], capture_output=True, text=True)
+        missing[p[key].name] = [line.split()[0].split(".", 1)[-1] for line in r.stdout.splitlines()
+                                if "NOT SUPPORTED" in line or "MISSING" in line]
+    info["imports_not_provided"] = missing
     return p
 
 
@@ -304,6 +449,32 @@ def main_phase(run, bins, args, warm_cache):
                 run.run(run.mpi(ranks, bins[program], *pargs), "main", program, "native", ranks, rep)
                 run.run(run.mpi(ranks, *emb, bins[program + ".wasm"], *pargs), "main", program, "wasm",
                         ranks, rep, backend="llvm", module=program + ".wasm", cache="warm")
+
+
+def external_phase(run, bins, args, tmp, warm_cache):
+    """HPCC then NetPIPE, native then wasm, per repetition, each run in a
+    fresh working directory that the wasm run gets as its root directory."""
+    emb = [EMBEDDER, "--backend", "llvm", "--cache-dir", Path(warm_cache).resolve(), "--timings"]
+    ranks = EXTERNAL_RANKS
+    programs = [("hpcc", []), ("netpipe", [*shlex.split(args.netpipe_args), "-o", "np.out"])]
+    for rep in range(1, args.external_reps + 1):
+        for program, pargs in programs:
+            if not bins.get(program):
+                continue
+            for kind in ("native", "wasm"):
+                # absolute paths: the run starts in its working directory
+                native, module = Path(bins[program]).resolve(), Path(bins[program + ".wasm"]).resolve()
+                work = Path(tempfile.mkdtemp(prefix=f"{program}-{kind}-", dir=Path(tmp).resolve()))
+                if program == "hpcc":
+                    (work / "hpccinf.txt").write_text(external.hpccinf(args.hpcc_n, args.hpcc_nb, ranks))
+                if kind == "native":
+                    cmd = run.mpi(ranks, native, *pargs)
+                    labels = {}
+                else:
+                    cmd = run.mpi(ranks, *emb, "--mapdir", f"/:{work}", module, *pargs)
+                    labels = {"backend": "llvm", "module": module.name, "cache": "warm"}
+                run.run(cmd, "external", program, kind, ranks, rep, cwd=work, keep=[OUTPUT_FILES[program]],
+                        **labels)
 
 
 def backends_phase(run, bins, args, tmp):
@@ -368,6 +539,10 @@ def collect_meta(args, started):
             "hpcg_args": args.hpcg_args, "backends": args.backends, "backend_reps": args.backend_reps,
             "startup_ranks": args.startup_ranks, "startup_reps": args.startup_reps,
             "startup_args": STARTUP_ARGS, "timeout_s": args.timeout,
+            "external": args.external, "external_ranks": EXTERNAL_RANKS, "external_reps": args.external_reps,
+            "hpcc_n": args.hpcc_n, "hpcc_nb": args.hpcc_nb,
+            "hpcc_grid": "x".join(map(str, external.process_grid(EXTERNAL_RANKS))),
+            "netpipe_args": args.netpipe_args,
         },
     }
 
@@ -393,6 +568,13 @@ def parse_args(argv=None):
                     help="extra mpirun options, e.g. '--bind-to none' (Open MPI binds each rank to a core "
                          "when np <= 2, which also confines the embedder's compiler threads)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run before it is killed")
+    ap.add_argument("--external", choices=["on", "off", "only"], default="on",
+                    help="HPCC and NetPIPE (benchmarks/external): with the rest (on, default), not at all, or only")
+    ap.add_argument("--external-reps", type=int, default=1, help="repetitions of the external runs (default 1)")
+    ap.add_argument("--hpcc-n", type=int, help=f"HPCC's HPL N (default {HPCC_N}; --quick {HPCC_N_QUICK})")
+    ap.add_argument("--hpcc-nb", type=int, help=f"HPCC's HPL NB (default {HPCC_NB}; --quick {HPCC_NB_QUICK})")
+    ap.add_argument("--netpipe-args", help=f"NetPIPE options (default {NETPIPE_ARGS!r}; "
+                                           f"--quick {NETPIPE_ARGS_QUICK!r}); -o np.out is added")
     args = ap.parse_args(argv)
     if args.reps < 1:
         ap.error("--reps must be >= 1")
@@ -406,6 +588,14 @@ def parse_args(argv=None):
         args.backend_reps = 1 if args.quick else args.reps
     if args.startup_reps is None:
         args.startup_reps = 1 if args.quick else args.reps
+    if args.external_reps < 1:
+        ap.error("--external-reps must be >= 1")
+    if args.hpcc_n is None:
+        args.hpcc_n = HPCC_N_QUICK if args.quick else HPCC_N
+    if args.hpcc_nb is None:
+        args.hpcc_nb = HPCC_NB_QUICK if args.quick else HPCC_NB
+    if args.netpipe_args is None:
+        args.netpipe_args = NETPIPE_ARGS_QUICK if args.quick else NETPIPE_ARGS
     return args
 
 
@@ -424,25 +614,36 @@ def main(argv=None):
     print(f"run.py: results in {out}", flush=True)
     print("build", flush=True)
     bins = build(out, args, meta)
+    if args.external == "only" and not (bins.get("hpcc") or bins.get("netpipe")):
+        sys.exit(f"run.py: --external only, but the external build {meta['external'].get('status')}")
     run = Runner(out, args)
     tmp = Path(tempfile.mkdtemp(prefix="bench-caches-"))
     try:
         warm = tmp / "warm"
-        for module in ("imb.wasm", "hpcg.wasm"):  # the main runs measure execution, not compilation
+        modules = ["imb.wasm", "hpcg.wasm"] if args.external != "only" else []
+        modules += [m for m in ("hpcc.wasm", "netpipe.wasm") if bins.get(m)]
+        for module in modules:  # the main runs measure execution, not compilation
             run.run([EMBEDDER, "--backend", "llvm", "--cache-dir", warm, "compile", bins[module]],
-                    "prepare", module.split(".")[0], "compile", backend="llvm", module=module)
-        print(f"main: ranks {args.ranks}, {args.reps} reps, native and wasm interleaved", flush=True)
-        main_phase(run, bins, args, warm)
-        print(f"backends: {args.backends}, {args.backend_reps} reps, single-rank HPCG on a cold cache", flush=True)
-        backends_phase(run, bins, args, tmp)
-        print(f"startup: ranks {args.startup_ranks}, {args.startup_reps} reps", flush=True)
-        startup_phase(run, bins, args, tmp, warm)
+                    "prepare", module.split(".")[0], "compile", backend="llvm", module=bins[module].name)
+        if args.external != "only":
+            print(f"main: ranks {args.ranks}, {args.reps} reps, native and wasm interleaved", flush=True)
+            main_phase(run, bins, args, warm)
+        if bins.get("hpcc") or bins.get("netpipe"):
+            print(f"external: HPCC (N={args.hpcc_n}, NB={args.hpcc_nb}) and NetPIPE ({args.netpipe_args}), "
+                  f"{EXTERNAL_RANKS} ranks, {args.external_reps} reps, native and wasm interleaved", flush=True)
+            external_phase(run, bins, args, tmp, warm)
+        if args.external != "only":
+            print(f"backends: {args.backends}, {args.backend_reps} reps, single-rank HPCG on a cold cache",
+                  flush=True)
+            backends_phase(run, bins, args, tmp)
+            print(f"startup: ranks {args.startup_ranks}, {args.startup_reps} reps", flush=True)
+            startup_phase(run, bins, args, tmp, warm)
     finally:
         run.write_runs()
         shutil.rmtree(tmp, ignore_errors=True)
     _, problems = tables_from_raw(out)
     meta["duration_s"] = round(time.perf_counter() - t0, 1)
-    meta["failures"] = run.failures + problems
+    meta["failures"] = meta.get("failures", []) + run.failures + problems
     (out / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"run.py: {len(run.rows)} runs in {meta['duration_s']:.0f} s; results in {out}")
     print(f"run.py: plots and report: python3 plots/plot.py {out}")

@@ -5,7 +5,8 @@ directory.
     python3 plots/plot.py results/<timestamp>
 
 Writes RESULTS/plots/ (imb_<Benchmark>.png/.svg, hpcg_gflops.png/.svg,
-backends.png/.svg and the aggregated tables as CSV) and RESULTS/report.md.
+backends.png/.svg, hpcc_ratio.png/.svg, netpipe.png/.svg and the aggregated
+tables as CSV) and RESULTS/report.md.
 See plots/README.md for what each figure shows.
 """
 import argparse
@@ -23,7 +24,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from parse import IMB_BENCHMARKS  # noqa: E402
+from parse import HPCC_METRICS, IMB_BENCHMARKS  # noqa: E402
 
 KINDS = ("native", "wasm")
 STYLE = {"native": {"linestyle": "-", "marker": "o"}, "wasm": {"linestyle": "--", "marker": "s"}}
@@ -110,6 +111,46 @@ def hpcg_summary(hpcg):
                      "gbs": spread(grp.gbs)[0], "runs": len(grp),
                      "passed": int((grp.validation == "PASSED").sum())})
     return pd.DataFrame(rows)
+
+
+def hpcc_ratios(hpcc):
+    """One row per HPCC metric with native and/or wasm values: the median
+    over repetitions of each (min, max, runs), value ratio wasm/native, the
+    relative speed of wasm (wasm/native for rates, native/wasm for
+    latencies: > 1 means wasm is faster) and the slowdown 1/speed − 1
+    (positive = wasm slower). In HPCC_METRICS order."""
+    cols = ["test", "metric", "unit", "better", "native", "native_min", "native_max", "wasm", "wasm_min",
+            "wasm_max", "runs_native", "runs_wasm", "ratio", "speed", "slowdown"]
+    if hpcc.empty:
+        return pd.DataFrame(columns=cols)
+    order = {m[2]: i for i, m in enumerate(HPCC_METRICS)}
+    rows = []
+    for (test, metric, unit, better), grp in hpcc.groupby(["test", "metric", "unit", "better"]):
+        row = {"test": test, "metric": metric, "unit": unit, "better": better}
+        for kind in KINDS:
+            med, lo, hi = spread(grp[grp.kind == kind].value)
+            row.update({kind: med, f"{kind}_min": lo, f"{kind}_max": hi,
+                        f"runs_{kind}": int((grp.kind == kind).sum())})
+        n, w = row["native"], row["wasm"]
+        ratio = w / n if n > 0 and w > 0 else float("nan")
+        speed = ratio if better == "higher" else 1 / ratio
+        row.update({"ratio": ratio, "speed": speed, "slowdown": 1 / speed - 1})
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=cols)
+    out["o"] = out.metric.map(lambda m: order.get(m, len(order)))
+    return out.sort_values("o").drop(columns="o").reset_index(drop=True)
+
+
+def netpipe_aggregate(netpipe):
+    """Per (kind, bytes): median one-way time (µs) and bandwidth (MB/s) over
+    the repetitions, with their min and max."""
+    cols = ["kind", "bytes", "usec", "usec_min", "usec_max", "mbytes_per_sec", "mbs_min", "mbs_max", "reps"]
+    if netpipe.empty:
+        return pd.DataFrame(columns=cols)
+    g = netpipe.groupby(["kind", "bytes"], as_index=False)
+    return g.agg(usec=("usec", "median"), usec_min=("usec", "min"), usec_max=("usec", "max"),
+                 mbytes_per_sec=("mbytes_per_sec", "median"), mbs_min=("mbytes_per_sec", "min"),
+                 mbs_max=("mbytes_per_sec", "max"), reps=("usec", "size"))[cols]
 
 
 # ---------------------------------------------------------------------------
@@ -256,6 +297,61 @@ def plot_backends(summary, outdir, native_gflops=float("nan")):
     return save(fig, outdir, "backends")
 
 
+def plot_hpcc(ratios, outdir):
+    """Horizontal bars: relative speed of wasm per HPCC metric (1 = native)."""
+    d = ratios.dropna(subset=["speed"])
+    if d.empty:
+        return None
+    fig, ax = plt.subplots(figsize=(7.2, 0.32 * len(d) + 1.4))
+    y = np.arange(len(d))[::-1]
+    colors = ["tab:green" if v >= 1 else "tab:red" for v in d.speed]
+    ax.barh(y, d.speed, color=colors, alpha=0.8)
+    ax.axvline(1.0, color="black", linewidth=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{t}: {m}" if m != t else t for t, m in zip(d.test, d.metric)], fontsize=8)
+    ax.set_xscale("log", base=2)
+    lo, hi = float(d.speed.min()), float(d.speed.max())
+    ax.set_xlim(min(0.25, lo / 1.3), max(4.0, hi * 1.3))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+    for yi, v in zip(y, d.speed):
+        ax.text(v * (1.04 if v >= 1 else 0.96), yi, f"{v:.2f}", va="center", ha="left" if v >= 1 else "right",
+                fontsize=7)
+    ax.set_xlabel("relative speed of wasm (rates: wasm/native, latencies: native/wasm); > 1: wasm faster",
+                  fontsize=8)
+    ax.set_title("HPCC 1.5.0, 2 ranks: wasm relative to native (medians)", fontsize=9)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    return save(fig, outdir, "hpcc_ratio")
+
+
+def plot_netpipe(agg, outdir):
+    """NetPIPE: bandwidth and one-way latency vs message size, native vs wasm."""
+    if agg.empty:
+        return None
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4.0))
+    for kind in KINDS:
+        d = agg[(agg.kind == kind) & (agg.usec > 0)].sort_values("bytes")
+        if d.empty:
+            continue
+        a1.errorbar(d.bytes, d.mbytes_per_sec, yerr=[d.mbytes_per_sec - d.mbs_min, d.mbs_max - d.mbytes_per_sec],
+                    capsize=2, markersize=3, label=kind, **STYLE[kind])
+        a2.errorbar(d.bytes, d.usec, yerr=[d.usec - d.usec_min, d.usec_max - d.usec], capsize=2, markersize=3,
+                    label=kind, **STYLE[kind])
+    for ax, ylabel in ((a1, "bandwidth [MB/s] (10^6 B/s)"), (a2, "one-way time [µs] (half round trip)")):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=16))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(size_label))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        plain_log_axis(ax)
+        ax.set_xlabel("message size")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("NetPIPE 3.7.2 (MPI module), 2 ranks: native vs wasm (median of reps; bars: min–max)",
+                 fontsize=10)
+    return save(fig, outdir, "netpipe")
+
+
 # ---------------------------------------------------------------------------
 # Markdown
 
@@ -325,7 +421,8 @@ def size_rows(grp):
     return rows
 
 
-def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup):
+def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup,
+           ext=None):
     L = []
     add = L.append
     add(f"# Benchmarks: native vs WebAssembly ({results.name})\n")
@@ -440,7 +537,126 @@ def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb
         add("No start-up data.\n")
     else:
         add(startup_markdown(startup, meta))
+    if ext is not None:
+        L += external_markdown(meta, **ext)
     (results / "report.md").write_text("\n".join(L) + "\n")
+
+
+def _num(v):
+    """A value for a table: 3 significant digits, plain notation where possible."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{v:.3g}" if abs(v) < 1e5 else f"{v:.3e}"
+
+
+def external_markdown(meta, ratios, hpcc_png, np_agg, np_png, runs):
+    """The report section of the external codes (HPCC, NetPIPE)."""
+    L = []
+    add = L.append
+    info = meta.get("external", {})
+    params = meta.get("parameters", {})
+    add("## External codes: HPCC 1.5.0 and NetPIPE 3.7.2\n")
+    status = info.get("status")
+    if status is None and runs.empty:
+        add("Not run (`--external off`).\n")
+        return L
+    if status and status != "built":
+        add(f"**External codes {status}**\n")
+    add("Unmodified upstream sources from Debian bookworm's source packages, fetched and SHA-256-checked by "
+        "`benchmarks/external/fetch.py`, built natively and to wasm by `benchmarks/external/build.py` "
+        "(see `benchmarks/external/README.md`). Both builds use the same small C BLAS "
+        "(`benchmarks/external/cblas/`). Runs on "
+        f"{params.get('external_ranks', 2)} ranks, native and wasm interleaved, "
+        f"{params.get('external_reps', 1)} repetition(s); wasm on the LLVM backend with a warm cache, "
+        "each run in a fresh working directory (`--mapdir /:DIR` for the wasm runs).\n")
+    rows = []
+    for name, src in info.get("sources", {}).items():
+        rows.append((name, src.get("debian_source", ""), f"`{src.get('url', '')}`", f"`{src.get('sha256', '')}`"))
+    if rows:
+        add(md_table(["code", "Debian source package", "tarball", "SHA-256"], rows) + "\n")
+    fl = info.get("flavours", {})
+    if fl:
+        add(md_table(["build", "compiler", "flags", "libraries"], [
+            (k, f"`{v.get('cc', '')}` ({v.get('cc_version', '')})", f"`{' '.join(v.get('cflags', []))}`",
+             f"`{' '.join(v.get('libs', []) + v.get('compat', []))}`") for k, v in fl.items()]) + "\n")
+        add(f"HPL options: `{' '.join(info.get('hpl_opts', []))}`; HPCC input: N = {params.get('hpcc_n')}, "
+            f"NB = {params.get('hpcc_nb')}, P×Q = {params.get('hpcc_grid')}; NetPIPE options: "
+            f"`{params.get('netpipe_args')} -o np.out`.\n")
+    not_provided = {k: v for k, v in info.get("imports_not_provided", {}).items() if v}
+    hit = sorted({f for v in runs.get("unsupported_mpi", pd.Series(dtype=str)).dropna() for f in str(v).split()})
+    if not_provided or hit:
+        add("**MPI functions the embedder does not provide:** "
+            + "; ".join(f"`{k}` imports {', '.join(v)}" for k, v in not_provided.items())
+            + (f"; called (job ended): {', '.join(hit)}" if hit else "") + "\n")
+    elif info.get("imports_not_provided") is not None:
+        add("The embedder provides every MPI function the two wasm modules import.\n")
+
+    add("### HPCC\n")
+    hruns = runs[runs.program == "hpcc"] if not runs.empty else runs
+    if not hruns.empty:
+        rows = []
+        for r in hruns.itertuples():
+            rows.append((r.kind, r.rep, r.rc, {1: "1", 0: "0"}.get(r.success, "–") if not pd.isna(r.success) else "–",
+                         f"{r.hpl_check if isinstance(r.hpl_check, str) else '–'}"
+                         + (f" ({r.hpl_residual:.3g})" if not pd.isna(r.hpl_residual) else ""),
+                         r.failed_checks if isinstance(r.failed_checks, str) else "–",
+                         r.unsupported_mpi if isinstance(r.unsupported_mpi, str) else "–",
+                         fmt(float(r.wall_s), ".1f")))
+        add(md_table(["run", "rep", "exit", "HPCC Success", "HPL residual check", "failed checks",
+                      "unsupported MPI", "wall s"], rows) + "\n")
+    if hpcc_png:
+        add(f"![HPCC wasm/native](plots/{hpcc_png})\n")
+    if ratios.empty:
+        add("No HPCC results.\n")
+    else:
+        rows = [(r.test, r.metric, r.unit, _num(r.native), _num(r.wasm), fmt(r.ratio, ".3f"), fmt(r.speed, ".2f"),
+                 fmt(r.slowdown, pct)) for r in ratios.itertuples()]
+        add(md_table(["test", "metric", "unit", "native", "wasm", "wasm/native (value)", "relative speed",
+                      "slowdown"], rows) + "\n")
+        speeds = ratios.speed.dropna()
+        if len(speeds):
+            add(f"Geometric mean of the relative speed over the {len(speeds)} metrics: "
+                f"**{geomean(speeds):.2f}** (slowdown {pct(1 / geomean(speeds) - 1)}).\n")
+        add("Values are the medians over repetitions of HPCC's own summary (`hpccoutf.txt`, Summary section). "
+            "Relative speed = wasm/native for rates and native/wasm for latencies (> 1: wasm faster); "
+            "slowdown = 1/speed − 1. Star = every rank alone at once, Single = one rank alone, MPI = all ranks "
+            "together. The native build is gcc (`mpicc`), the wasm build clang; kernels that the two compilers "
+            "vectorise differently (e.g. FFTE's complex arithmetic) can make wasm faster.\n")
+
+    add("### NetPIPE\n")
+    if np_png:
+        add(f"![NetPIPE](plots/{np_png})\n")
+    if np_agg.empty:
+        add("No NetPIPE results.\n")
+    else:
+        n = np_agg[np_agg.kind == "native"].set_index("bytes")
+        w = np_agg[np_agg.kind == "wasm"].set_index("bytes")
+        both = pd.merge(n, w, left_index=True, right_index=True, suffixes=("_n", "_w"))
+        if not both.empty:
+            small = both[both.index <= 8]
+            big = both[both.index >= 1 << 20]
+            rows = []
+            if len(small):
+                rows.append(("latency, 1–8 B (median of sizes)", "µs", _num(small.usec_n.median()),
+                             _num(small.usec_w.median()), fmt(small.usec_w.median() / small.usec_n.median(), ".2f")))
+            rows.append(("peak bandwidth", "MB/s", _num(both.mbytes_per_sec_n.max()), _num(both.mbytes_per_sec_w.max()),
+                         fmt(both.mbytes_per_sec_w.max() / both.mbytes_per_sec_n.max(), ".2f")))
+            if len(big):
+                rows.append(("bandwidth, ≥ 1 MiB (median of sizes)", "MB/s", _num(big.mbytes_per_sec_n.median()),
+                             _num(big.mbytes_per_sec_w.median()),
+                             fmt(big.mbytes_per_sec_w.median() / big.mbytes_per_sec_n.median(), ".2f")))
+            ratio = both.usec_w / both.usec_n
+            rows.append(("time wasm/native, GM over all sizes", "", "", "", fmt(geomean(ratio[ratio > 0]), ".2f")))
+            add(md_table(["", "unit", "native", "wasm", "wasm/native"], rows) + "\n")
+            add("<details><summary>NetPIPE per message size</summary>\n")
+            add(md_table(["bytes", "native µs", "wasm µs", "native MB/s", "wasm MB/s", "time wasm/native"],
+                         [(int(b), _num(r.usec_n), _num(r.usec_w), _num(r.mbytes_per_sec_n),
+                           _num(r.mbytes_per_sec_w), fmt(r.usec_w / r.usec_n if r.usec_n > 0 else float("nan"),
+                                                         ".2f")) for b, r in both.iterrows()]))
+            add("\n</details>\n")
+        add("NetPIPE's output file `np.out`: for each size the best of its trials; time is half the round trip, "
+            "MB/s = 10^6 bytes/s (NetPIPE prints Mbps = 10^6 bits/s).\n")
+    return L
 
 
 def startup_markdown(startup, meta):
@@ -497,7 +713,15 @@ def main(argv=None):
     slow.to_csv(outdir / "imb_slowdown.csv", index=False)
     hpcg_sum.to_csv(outdir / "hpcg_summary.csv", index=False)
     back_sum.to_csv(outdir / "backends_summary.csv", index=False)
-    report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup)
+    ratios = hpcc_ratios(read(results, "hpcc.csv"))
+    hpcc_png = plot_hpcc(ratios, outdir)
+    np_agg = netpipe_aggregate(read(results, "netpipe.csv"))
+    np_png = plot_netpipe(np_agg, outdir)
+    ratios.to_csv(outdir / "hpcc_ratios.csv", index=False)
+    np_agg.to_csv(outdir / "netpipe_summary.csv", index=False)
+    ext = {"ratios": ratios, "hpcc_png": hpcc_png, "np_agg": np_agg, "np_png": np_png,
+           "runs": read(results, "external_runs.csv")}
+    report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup, ext)
     print(f"plot.py: {len(imb_pngs)} IMB figures, report in {results / 'report.md'}")
     return 0
 

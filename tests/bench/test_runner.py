@@ -354,7 +354,8 @@ TOOLS = [shutil.which("mpicc.openmpi"), shutil.which("mpirun.openmpi"),
 @pytest.mark.skipif(not all(TOOLS), reason="mpicc.openmpi, mpirun.openmpi, the embedder or wasm-mpicc missing")
 def test_run_quick_end_to_end(tmp_path):
     p = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--ranks", "1,2",
-                        "--reps", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=240)
+                        "--reps", "1", "--external", "off", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=240)  # external codes: test_external.py
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     (res,) = [d for d in tmp_path.iterdir() if d.is_dir()]
     assert str(res) in p.stdout

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Download the upstream sources of the external benchmarks from Debian's
+source packages and check them against pinned SHA-256 hashes.
+
+    python3 benchmarks/external/fetch.py [--dir DIR] [--mirror URL]
+
+The tarballs are the `.orig.tar.gz` files of Debian 12 (bookworm)'s source
+packages hpcc 1.5.0-3 and netpipe 3.7.2-8, i.e. the unmodified upstream
+releases. Their sizes and hashes are those listed in the packages' `.dsc`
+files (Checksums-Sha256), pinned below. A file already in DIR with the right
+hash is not downloaded again; a download with a wrong hash is deleted and is
+an error. Default DIR: benchmarks/external/build/downloads (git-ignored).
+"""
+import argparse
+import hashlib
+import os
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BUILD = HERE / "build"
+DOWNLOADS = BUILD / "downloads"
+MIRROR = os.environ.get("DEBIAN_MIRROR", "https://deb.debian.org/debian")
+
+# name -> what to fetch. `pool` is the path under the mirror; sha256 and size
+# come from the Checksums-Sha256 field of the bookworm source package's .dsc.
+SOURCES = {
+    "hpcc": {
+        "debian_source": "hpcc 1.5.0-3 (bookworm)",
+        "pool": "pool/main/h/hpcc/hpcc_1.5.0.orig.tar.gz",
+        "sha256": "0a6fef7ab9f3347e549fed65ebb98234feea9ee18aea0c8f59baefbe3cf7ffb8",
+        "size": 655993,
+        "topdir": "hpcc-1.5.0",
+    },
+    "netpipe": {
+        "debian_source": "netpipe 3.7.2-8 (bookworm)",
+        "pool": "pool/main/n/netpipe/netpipe_3.7.2.orig.tar.gz",
+        "sha256": "13dac884ff52951636f651c421f5ff4a853218a95aa28a4a852402ee385a2ab8",
+        "size": 400248,
+        "topdir": "NetPIPE-3.7.2",
+    },
+}
+
+
+class FetchError(Exception):
+    """A download failed or a file does not match its pinned hash."""
+
+
+class MirrorUnreachable(FetchError):
+    """The Debian mirror could not be reached at all (no network)."""
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify(path, name):
+    """Raise FetchError unless `path` has the pinned size and SHA-256 of `name`."""
+    src = SOURCES[name]
+    size = os.path.getsize(path)
+    if size != src["size"]:
+        raise FetchError(f"{path}: {size} bytes, expected {src['size']} ({src['debian_source']})")
+    digest = sha256(path)
+    if digest != src["sha256"]:
+        raise FetchError(f"{path}: SHA-256 {digest}, expected {src['sha256']} ({src['debian_source']})")
+
+
+def url(name, mirror=MIRROR):
+    return f"{mirror.rstrip('/')}/{SOURCES[name]['pool']}"
+
+
+def fetch(name, dest=DOWNLOADS, mirror=MIRROR, log=print, timeout=120):
+    """Path of the verified tarball of `name` in `dest`, downloading it if
+    needed. Raises MirrorUnreachable (no connection) or FetchError."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / Path(SOURCES[name]["pool"]).name
+    if path.exists():
+        try:
+            verify(path, name)
+            return path
+        except FetchError as e:
+            log(f"fetch: {e}; downloading again")
+            path.unlink()
+    link = url(name, mirror)
+    log(f"fetch: {link}")
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", dir=dest)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                with urllib.request.urlopen(link, timeout=timeout) as resp:
+                    while True:
+                        block = resp.read(1 << 16)
+                        if not block:
+                            break
+                        out.write(block)
+            except urllib.error.HTTPError as e:  # the mirror answered: not a network problem
+                raise FetchError(f"{link}: HTTP {e.code} {e.reason}") from e
+            except (urllib.error.URLError, OSError) as e:
+                raise MirrorUnreachable(f"{link}: {getattr(e, 'reason', e)}") from e
+        verify(tmp, name)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", type=Path, default=DOWNLOADS, help=f"download directory (default {DOWNLOADS})")
+    ap.add_argument("--mirror", default=MIRROR, help=f"Debian mirror (default {MIRROR}; env DEBIAN_MIRROR)")
+    args = ap.parse_args(argv)
+    try:
+        for name in SOURCES:
+            print(f"{name}: {fetch(name, args.dir, args.mirror)} (sha256 ok)")
+    except FetchError as e:
+        print(f"fetch: error: {e}", file=sys.stderr)
+        return 2 if isinstance(e, MirrorUnreachable) else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
