@@ -297,6 +297,7 @@ def test_slowdown_is_geometric_mean_of_wasm_over_native_minus_one():
     (r,) = table.itertuples()
     assert r.sizes == 3 and r.skipped == 1  # the 0.00 us wasm sample is skipped
     assert math.isclose(r.slowdown, 4 ** (1 / 3) - 1)  # ratios 4, 1, 1
+    assert math.isclose(r.paper, 4 ** (-1 / 3) - 1)  # GM(t_native / t_wasm) - 1
     assert math.isclose(r.slowdown_no_0B, 0.0, abs_tol=1e-12)
     assert r.ratio_min == 1 and r.ratio_max == 4
 
