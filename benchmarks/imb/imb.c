@@ -373,7 +373,14 @@ static int ensure(char **pool, size_t *cap, size_t need)
     if (need < SLOT_ALIGN) need = SLOT_ALIGN;
     if (need <= *cap) return 1;
     free(*pool);
-    *pool = (char *)malloc(need);
+    /* Page-aligned in both builds: glibc's memcpy (rep movsb), which the MPI
+     * library uses to move data, is ~10x slower when destination and source
+     * differ by 16 bytes modulo 64 (measured here: 4 MiB in 1.4 ms instead
+     * of 0.13 ms). glibc's malloc returns large blocks at the same page
+     * offset, wasi-libc's packs them 16 bytes apart, so without this the
+     * native/wasm comparison would measure the allocators. */
+    void *p = NULL;
+    *pool = posix_memalign(&p, 4096, need) == 0 ? (char *)p : NULL;
     if (*pool == NULL) {
         *cap = 0;
         return 0;
