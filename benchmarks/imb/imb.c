@@ -37,6 +37,7 @@
  * 4*npmin, ... (< P) and P processes, via MPI_Comm_split; ranks outside the
  * active group wait in MPI_Barrier on MPI_COMM_WORLD.
  */
+#define _POSIX_C_SOURCE 200112L /* posix_memalign under -std=c99 */
 #include <mpi.h>
 
 #include <limits.h>
