@@ -11,6 +11,8 @@ packages=(
   llvm-15-dev libzstd-dev zlib1g-dev libclang-15-dev pkg-config
   # the wasm32-wasi C/C++ toolchain behind wasm-mpicc
   clang-16 lld-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
+  # llvm-ar/llvm-ranlib for archives of wasm objects (HPCC's HPL library)
+  llvm-16
   # build tools and the test runner's interpreter
   make cmake python3 python3-pip
 )
