@@ -235,6 +235,9 @@ pub fn active() -> bool {
 }
 
 pub fn abort(comm: Comm, code: i32) -> ! {
+    // Give the launcher time to forward what this process just wrote: MPICH's
+    // Hydra can kill the job before it has read the failing rank's stderr.
+    std::thread::sleep(std::time::Duration::from_millis(100));
     unsafe { ffi::MPI_Abort(comm.0, code) };
     // MPI_Abort does not return on either MPI; make sure of it.
     std::process::exit(if code == 0 { 1 } else { code & 0xff })
