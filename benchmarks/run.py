@@ -111,16 +111,6 @@ def int_list(text):
     return values
 
 
-def first_line(cmd):
-    """First non-empty output line of a version command, or an error note."""
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-        lines = [line.strip() for line in (p.stdout + p.stderr).splitlines() if line.strip()]
-        return lines[0] if lines else ""
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"unavailable ({e})"
-
-
 def cpu_model():
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -508,19 +498,19 @@ def startup_phase(run, bins, args, tmp, warm_cache):
 
 
 def collect_meta(args, started):
-    mpirun_version = first_line([args.mpirun, "--version"])
+    mpirun_version = external.first_line([args.mpirun, "--version"])
     return {
         "date_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "hostname": socket.gethostname(),
-        "nproc": first_line(["nproc"]),
+        "nproc": external.first_line(["nproc"]),
         "cpu_model": cpu_model(),
         "kernel": " ".join(platform.uname()[i] for i in (0, 2, 4)),
         "mpi_library": mpirun_version,
-        "mpicc": first_line([args.mpicc, "--version"]),
-        "clang": first_line([str(WASM_MPICC), "--version"]),
-        "embedder": first_line([str(EMBEDDER), "--version"]),
+        "mpicc": external.first_line([args.mpicc, "--version"]),
+        "clang": external.first_line([str(WASM_MPICC), "--version"]),
+        "embedder": external.first_line([str(EMBEDDER), "--version"]),
         "python": platform.python_version(),
-        "git_commit": first_line(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
+        "git_commit": external.first_line(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
         "git_dirty": bool(subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
                                          capture_output=True, text=True).stdout.strip()),
         "command": shlex.join([sys.executable, *sys.argv]),

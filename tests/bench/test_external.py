@@ -12,7 +12,6 @@ The fetch+build tests need deb.debian.org (or the tarballs cached in
 benchmarks/external/build/downloads/); they are skipped, saying so, when the
 mirror cannot be reached."""
 import csv
-import importlib.util
 import io
 import json
 import math
@@ -33,6 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import parse  # noqa: E402
 import run as runner  # noqa: E402
+from plot_loader import load_plot
 
 external = runner.external  # benchmarks/external/build.py
 fetch = sys.modules["fetch"]  # benchmarks/external/fetch.py, imported by build.py
@@ -435,15 +435,6 @@ def test_tables_from_raw_reports_an_aborted_wasm_run(results):
     assert len(tables["hpcc"]) == len(METRIC_KEYS) * 3
     (bad,) = [r for r in tables["external_runs"] if r["unsupported_mpi"]]
     assert (bad["kind"], bad["rep"], bad["unsupported_mpi"]) == ("wasm", "2", "MPI_Op_create")
-
-
-def load_plot():
-    pytest.importorskip("matplotlib")
-    pytest.importorskip("pandas")
-    spec = importlib.util.spec_from_file_location("plot", ROOT / "plots" / "plot.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_hpcc_ratios_direction():

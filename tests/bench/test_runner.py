@@ -5,7 +5,6 @@ in tests/bench/data/quick/ by tests/bench/data/capture.sh (imb and hpcg with
 tiny sizes, natively and under the embedder). One end-to-end test runs
 `benchmarks/run.py --quick` here."""
 import csv
-import importlib.util
 import json
 import math
 import re
@@ -22,6 +21,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import parse  # noqa: E402
 import run as runner  # noqa: E402
+from plot_loader import load_plot
 
 ALL = parse.IMB_BENCHMARKS
 REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
@@ -274,15 +274,6 @@ def test_tables_from_raw_reports_failed_validation(results):
 
 # --------------------------------------------------------------------------
 # plot.py
-
-
-def load_plot():
-    pytest.importorskip("matplotlib")
-    pytest.importorskip("pandas")
-    spec = importlib.util.spec_from_file_location("plot", ROOT / "plots" / "plot.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_slowdown_is_geometric_mean_of_wasm_over_native_minus_one():
