@@ -90,6 +90,12 @@ impl Attributes {
     }
 }
 
+/// Whose error handler an attribute call uses: the communicator's own, else
+/// MPI_COMM_WORLD's.
+fn errcomm(kind: Kind, object: i32) -> i32 {
+    if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD }
+}
+
 fn is_predefined_keyval(kind: Kind, keyval: i32) -> bool {
     match kind {
         Kind::Comm => PREDEFINED.iter().any(|(k, _)| *k == keyval),
@@ -171,7 +177,7 @@ fn free_keyval(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
 }
 
 fn get_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
-    let errcomm = if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD };
+    let errcomm = errcomm(kind, object);
     call(env, function, errcomm, |cx| {
         cx.object(kind, object)?;
         cx.mem.range(value, 4)?;
@@ -214,7 +220,7 @@ fn existing(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind
 }
 
 fn set_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32, value: u32) -> Result<i32, Fatal> {
-    let errcomm = if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD };
+    let errcomm = errcomm(kind, object);
     let old = match existing(env, function, kind, object, keyval, errcomm)? {
         Ok(old) => old,
         Err(rc) => return Ok(rc),
@@ -232,7 +238,7 @@ fn set_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind
 }
 
 fn delete_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32) -> Result<i32, Fatal> {
-    let errcomm = if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD };
+    let errcomm = errcomm(kind, object);
     let old = match existing(env, function, kind, object, keyval, errcomm)? {
         Ok(Some(old)) => old,
         Ok(None) => return call(env, function, errcomm, |_| Err(MpiError::new(abi::c::MPI_ERR_KEYVAL, "no attribute is set with this keyval"))),
@@ -275,7 +281,7 @@ fn run_delete(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, object: 
 /// Runs the delete callbacks of every attribute on an object being freed,
 /// newest first, and forgets them.
 pub fn delete_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32) -> Result<i32, Fatal> {
-    let errcomm = if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD };
+    let errcomm = errcomm(kind, object);
     let attrs = env.data().bridge.attributes.of(kind, object);
     for (keyval, value, k) in attrs.into_iter().rev() {
         let rc = run_delete(env, function, object, keyval, value, &k, errcomm)?;
@@ -291,7 +297,7 @@ pub fn delete_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind
 /// Copies the attributes of `old` to its duplicate `new` through their
 /// keyvals' copy callbacks.
 pub fn copy_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, old: i32, new: i32) -> Result<i32, Fatal> {
-    let errcomm = if kind == Kind::Comm { old } else { abi::c::MPI_COMM_WORLD };
+    let errcomm = errcomm(kind, old);
     let attrs = env.data().bridge.attributes.of(kind, old);
     if attrs.is_empty() {
         return Ok(abi::c::MPI_SUCCESS);

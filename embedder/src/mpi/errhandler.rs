@@ -165,14 +165,13 @@ pub fn errhandler_free(mut env: FunctionEnvMut<MpiEnv>, errhandler: u32) -> Resu
 /// Runs the communicator's handler for `errorcode`, as if a call on it had
 /// failed with that code; MPI_SUCCESS once a handler returns.
 pub fn comm_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcode: i32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Comm_call_errhandler", comm, |cx| {
+    call(&mut env, "MPI_Comm_call_errhandler", comm, |cx| {
         cx.comm(comm)?;
         if cx.bridge.user_errors.class_of(errorcode).is_none() {
             return Ok(()); // not an error code: nothing to report
         }
         Err(MpiError::new(errorcode, format!("error code {errorcode} raised by the program")))
     })?;
-    let _ = rc;
     Ok(abi::c::MPI_SUCCESS)
 }
 

@@ -84,17 +84,13 @@ impl Ctx<'_> {
         Ok(TypeRef::Derived(Rc::new(OwnedType { entry: DatatypeEntry { host: dup, ..*entry }, contents })))
     }
 
-    /// `n` guest ints (n checked non-negative by the caller's count check).
+    /// `n` guest ints, handles or 32-bit MPI_Aint values.
     pub fn int_vec(&self, ptr: u32, n: i32) -> MpiResult<Vec<i32>> {
         count(n)?;
         let p = self.mem.range(ptr, n as u64 * 4)? as *const i32;
         Ok((0..n as usize).map(|i| unsafe { p.add(i).read_unaligned() }).collect())
     }
 
-    /// `n` guest handles or 32-bit MPI_Aint values.
-    fn aint_vec(&self, ptr: u32, n: i32) -> MpiResult<Vec<i32>> {
-        self.int_vec(ptr, n)
-    }
 }
 
 fn count(n: i32) -> MpiResult {
@@ -158,7 +154,7 @@ pub fn type_indexed(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklengths: 
 
 pub fn type_create_hindexed(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklengths: u32, displacements: u32, oldtype: i32, newtype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_create_hindexed", WORLD, |cx| {
-        let (bl, disp) = (cx.int_vec(blocklengths, count_)?, cx.aint_vec(displacements, count_)?);
+        let (bl, disp) = (cx.int_vec(blocklengths, count_)?, cx.int_vec(displacements, count_)?);
         let wide = widen(&disp);
         let d = Description::new(abi::c::MPI_COMBINER_HINDEXED, [&[count_][..], &bl].concat(), disp, vec![oldtype]);
         construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed(count_, bl.as_ptr(), wide.as_ptr(), t[0], new) })
@@ -176,7 +172,7 @@ pub fn type_create_indexed_block(mut env: FunctionEnvMut<MpiEnv>, count_: i32, b
 
 pub fn type_create_hindexed_block(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklength: i32, displacements: u32, oldtype: i32, newtype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_create_hindexed_block", WORLD, |cx| {
-        let disp = cx.aint_vec(displacements, count_)?;
+        let disp = cx.int_vec(displacements, count_)?;
         let wide = widen(&disp);
         let d = Description::new(abi::c::MPI_COMBINER_HINDEXED_BLOCK, vec![count_, blocklength], disp, vec![oldtype]);
         construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed_block(count_, blocklength, wide.as_ptr(), t[0], new) })
@@ -185,7 +181,7 @@ pub fn type_create_hindexed_block(mut env: FunctionEnvMut<MpiEnv>, count_: i32, 
 
 pub fn type_create_struct(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklengths: u32, displacements: u32, types: u32, newtype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_create_struct", WORLD, |cx| {
-        let (bl, disp, types) = (cx.int_vec(blocklengths, count_)?, cx.aint_vec(displacements, count_)?, cx.int_vec(types, count_)?);
+        let (bl, disp, types) = (cx.int_vec(blocklengths, count_)?, cx.int_vec(displacements, count_)?, cx.int_vec(types, count_)?);
         let wide = widen(&disp);
         let d = Description::new(abi::c::MPI_COMBINER_STRUCT, [&[count_][..], &bl].concat(), disp, types);
         construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_struct(count_, bl.as_ptr(), wide.as_ptr(), t.as_ptr(), new) })

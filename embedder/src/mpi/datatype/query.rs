@@ -27,10 +27,6 @@ impl Ctx<'_> {
             .map_err(|_| MpiError::new(abi::c::MPI_ERR_TYPE, format!("{value} does not fit in a wasm32 MPI_Aint; use the _x query")))?;
         Ok(self.mem.write_i32(ptr, v)?)
     }
-
-    pub fn write_count(&self, ptr: u32, value: i64) -> MpiResult {
-        Ok(self.mem.write_bytes(ptr, &value.to_le_bytes())?)
-    }
 }
 
 pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
@@ -100,7 +96,7 @@ pub fn type_size_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) ->
         let dt = cx.datatype(datatype)?;
         let mut s = 0;
         cx.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut s) })?;
-        cx.write_count(size, s as i64)
+        cx.write_int(size, s as i64)
     })
 }
 
@@ -116,8 +112,8 @@ fn write_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, dataty
         let (l, e) = extent_of(cx, datatype, true_extent)?;
         if count {
             cx.mem.range(extent, 8)?;
-            cx.write_count(lb, l)?;
-            return cx.write_count(extent, e);
+            cx.write_int(lb, l)?;
+            return cx.write_int(extent, e);
         }
         cx.mem.range(extent, 4)?;
         cx.write_aint(lb, l)?;
