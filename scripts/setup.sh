@@ -15,6 +15,8 @@ packages=(
   llvm-16
   # build tools and the test runner's interpreter
   make cmake python3 python3-pip
+  # wat2wasm for the hand-written sandbox-boundary modules in the tests
+  wabt
 )
 
 missing=()

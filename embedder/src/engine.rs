@@ -12,6 +12,7 @@ use crate::{
     cache::{Cache, Key, Outcome},
     cli::{Backend, Common, CompileArgs},
     rank,
+    reservation::{self, SandboxTunables},
 };
 
 /// Options that change the generated code; part of the cache key.
@@ -43,9 +44,10 @@ pub fn make_engine(backend: Backend) -> Engine {
         Backend::Singlepass => EngineBuilder::new(wasmer::Singlepass::new()),
     };
     let mut engine: Engine = builder.set_target(Some(target.clone())).engine().into();
-    // Static memories: the full 4 GiB reservation, so linear memory never
-    // moves (outstanding MPI requests hold host pointers into it).
-    engine.set_tunables(BaseTunables::for_target(&target));
+    // Static memories (linear memory never moves: outstanding MPI requests
+    // hold host pointers into it) whose reservation covers every address a
+    // wasm32 access can form.
+    engine.set_tunables(SandboxTunables::new(BaseTunables::for_target(&target)));
     engine
 }
 
@@ -60,6 +62,8 @@ pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
     field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
     field("wasmer", wasmer::VERSION.as_bytes());
     field("backend", backend_options(backend).as_bytes());
+    // Backends elide bounds checks against the guard they were compiled for.
+    field("memory", format!("{:?}", reservation::style()).as_bytes());
     field("triple", target.triple().to_string().as_bytes());
     let mut features: Vec<String> = target.cpu_features().iter().map(|f| f.to_string()).collect();
     features.sort();

@@ -13,6 +13,7 @@ mod logging;
 mod mpi;
 mod probestack;
 mod rank;
+mod reservation;
 mod run;
 mod wasi;
 

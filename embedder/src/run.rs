@@ -4,17 +4,14 @@
 use std::{io::Write, time::Instant};
 
 use anyhow::{bail, Context, Result};
-use wasmer::{
-    sys::{BaseTunables, NativeEngineExt},
-    ExternType, FunctionEnv, Imports, RuntimeError, Store, Tunables,
-};
+use wasmer::{sys::NativeEngineExt, ExternType, FunctionEnv, Imports, RuntimeError, Store};
 use wasmer_wasix::{wasmer_wasix_types::wasi::ExitCode, WasiError};
 
 use crate::{
     cli::{Common, RunArgs},
     engine, host_mpi,
     mpi::{self, Fatal, MpiEnv, TRAP_EXIT},
-    rank, wasi,
+    rank, reservation, wasi,
 };
 
 
@@ -57,9 +54,11 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let (instance, wasi_env) =
         builder.instantiate(loaded.module.clone(), &mut store).with_context(|| format!("cannot instantiate {}", path.display()))?;
     let memory = instance.exports.get_memory("memory").context("the module exports no memory")?.clone();
-    let tunables = BaseTunables::for_target(loaded.engine.target());
-    if !matches!(tunables.memory_style(&memory.ty(&store)), wasmer::vm::MemoryStyle::Static { .. }) {
-        bail!("the module's memory would not be static; outstanding MPI operations need memory that never moves");
+    // Every memory was created through the engine's SandboxTunables, which
+    // refuse a reservation that falls short; say so once more here, where
+    // the bridge starts to rely on it.
+    if let Some(why) = reservation::shortfall(&loaded.engine.tunables().memory_style(&memory.ty(&store))) {
+        bail!("refusing to run: the guest memory would be {why}");
     }
     let exports = &instance.exports;
     let (malloc, free) = (exports.get_function("malloc").ok().cloned(), exports.get_function("free").ok().cloned());
