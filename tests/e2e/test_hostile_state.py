@@ -79,3 +79,11 @@ def test_finalize_with_a_pending_receive(wasm, run_wasm):
     no_crash(r)
     assert r.returncode == 0, r.stdout + r.stderr
     all_ok(r, 2)
+
+
+def test_freeing_a_pending_comm_idup_request_still_delivers_the_communicator(wasm, run_wasm):
+    r = run_wasm(wasm, "idup-free", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, 2)
+    assert sum("communicator of a freed idup request ok" in line for line in r.stdout.splitlines()) == 2

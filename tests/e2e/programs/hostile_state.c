@@ -9,7 +9,8 @@
  *   errh-recursion an error handler that raises an error on its own comm
  *   errh-nested    an error handler that raises one nested error (legal)
  *   finalize-idup  MPI_Finalize with an MPI_Comm_idup never completed
- *   finalize-irecv MPI_Finalize with a receive that never matched */
+ *   finalize-irecv MPI_Finalize with a receive that never matched
+ *   idup-free      MPI_Request_free on a pending MPI_Comm_idup request */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,23 @@ static void finalize_idup(void) {
     /* never waited for: MPI_Finalize completes them */
 }
 
+/* Freeing the request of a duplication still under way: the new
+ * communicator must still arrive, and be usable. */
+static void idup_free(void) {
+    MPI_Comm dup;
+    MPI_Request r;
+    double until = MPI_Wtime() + 0.05 * rank;
+    while (MPI_Wtime() < until) {}
+    MPI_Comm_idup(MPI_COMM_WORLD, &dup, &r);
+    int rc = MPI_Request_free(&r), dsize = -1, sum = 0;
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    int rc2 = MPI_Comm_size(dup, &dsize);
+    int rc3 = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dup);
+    report("communicator of a freed idup request", rc == MPI_SUCCESS && r == MPI_REQUEST_NULL && rc2 == MPI_SUCCESS &&
+           dsize == size && rc3 == MPI_SUCCESS && sum == size * (size - 1) / 2);
+    MPI_Comm_free(&dup);
+}
+
 static void finalize_irecv(void) {
     static int x;
     MPI_Request r;
@@ -215,6 +233,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "errh-nested")) errhandler_mode(0);
     else if (!strcmp(mode, "finalize-idup")) finalize_idup();
     else if (!strcmp(mode, "finalize-irecv")) finalize_irecv();
+    else if (!strcmp(mode, "idup-free")) idup_free();
     else {
         fprintf(stderr, "unknown mode %s\n", mode);
         return 2;
