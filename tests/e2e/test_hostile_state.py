@@ -58,6 +58,14 @@ def test_recursive_error_handler_ends_the_job_with_a_message(wasm, run_wasm, np)
     assert elapsed < 30, f"job took {elapsed:.1f}s to end"
 
 
+def test_recursive_attribute_copy_callback_ends_the_job_with_a_message(wasm, run_wasm):
+    r = run_wasm(wasm, "copy-recursion", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert "unexpected return" not in r.stdout
+    assert "MPI_Comm_dup: MPI_ERR_OTHER: guest callbacks nested 16 deep" in r.stderr, r.stderr
+
+
 def test_error_handler_may_raise_a_nested_error(wasm, run_wasm):
     r = run_wasm(wasm, "errh-nested", np=2, timeout=60)
     no_crash(r)

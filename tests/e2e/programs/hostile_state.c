@@ -8,6 +8,7 @@
  *   bsend-at-end   a Bsend buffer that ends at the last byte of memory
  *   errh-recursion an error handler that raises an error on its own comm
  *   errh-nested    an error handler that raises one nested error (legal)
+ *   copy-recursion an attribute copy callback that duplicates the comm again
  *   finalize-idup  MPI_Finalize with an MPI_Comm_idup never completed
  *   finalize-irecv MPI_Finalize with a receive that never matched
  *   idup-free      MPI_Request_free on a pending MPI_Comm_idup request */
@@ -168,6 +169,27 @@ static void nesting_handler(MPI_Comm *comm, int *code, ...) {
     if (handler_calls++ == 0) MPI_Send(&x, 1, MPI_INT, -5, 0, *comm);
 }
 
+/* copying the attribute duplicates the communicator, which copies it... */
+static int recursive_copy(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag) {
+    (void)k; (void)extra;
+    MPI_Comm again;
+    handler_calls++;
+    MPI_Comm_dup(c, &again);
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static void copy_recursion(void) {
+    int keyval, x = 0;
+    MPI_Comm dup;
+    MPI_Comm_create_keyval(recursive_copy, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, keyval, &x);
+    MPI_Comm_dup(MPI_COMM_SELF, &dup);
+    printf("rank %d: unexpected return after %d copy calls\n", rank, handler_calls);
+    failed = 1;
+}
+
 static void errhandler_mode(int recursive) {
     MPI_Errhandler eh;
     int x = 0;
@@ -231,6 +253,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "bsend-at-end")) bsend_at_end();
     else if (!strcmp(mode, "errh-recursion")) errhandler_mode(1);
     else if (!strcmp(mode, "errh-nested")) errhandler_mode(0);
+    else if (!strcmp(mode, "copy-recursion")) copy_recursion();
     else if (!strcmp(mode, "finalize-idup")) finalize_idup();
     else if (!strcmp(mode, "finalize-irecv")) finalize_irecv();
     else if (!strcmp(mode, "idup-free")) idup_free();
