@@ -101,6 +101,24 @@ LENGTHS = {
     ("Dist_graph_neighbors", "destinations"): f"{DEGREES}.1.max(maxoutdegree as i64)",
     ("Dist_graph_neighbors", "destweights"): f"{DEGREES}.1.max(maxoutdegree as i64)",
 }
+# Topology arguments the host MPI may trust blindly, validated by helpers in
+# topo.rs just before the host call (after every array is bounds-checked).
+TOPO_CHECKS = {
+    "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?"],
+    "Cart_create": ["cx.check_cart(&comm_, ndims, dims)?"],
+    "Cart_map": ["cx.check_cart(&comm_, ndims, dims)?"],
+    "Cart_get": ['cx.check_max("maxdims", maxdims)?'],
+    "Cart_coords": ['cx.check_max("maxdims", maxdims)?'],
+    "Cart_rank": ["cx.check_cart_coords(&comm_, coords)?"],
+    "Cart_shift": ["cx.check_direction(&comm_, direction)?"],
+    "Graph_create": ["cx.check_graph(&comm_, nnodes, index, edges)?"],
+    "Graph_map": ["cx.check_graph(&comm_, nnodes, index, edges)?"],
+    "Graph_get": ['cx.check_max("maxindex", maxindex)?', 'cx.check_max("maxedges", maxedges)?'],
+    "Graph_neighbors": ['cx.check_max("maxneighbors", maxneighbors)?'],
+    "Dist_graph_create": ["cx.check_dist_graph(&comm_, n, sources, degrees, destinations, weights)?"],
+    "Dist_graph_create_adjacent": ["cx.check_adjacent(&comm_, indegree, sources, sourceweights, outdegree, destinations, destweights)?"],
+    "Dist_graph_neighbors": ['cx.check_max("maxindegree", maxindegree)?', 'cx.check_max("maxoutdegree", maxoutdegree)?'],
+}
 # Parameters that are C int arrays (ranks, dimensions, flags, coordinates,
 # graph indices, degrees): handed to the host in place.
 INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE"}
@@ -319,6 +337,7 @@ def gen_fn(f):
             out_handle(body, args, after, n, f"null_{kind}", finish)
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
+    body += [f"{c};" for c in TOPO_CHECKS.get(f.short, [])]
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
     lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
     lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")

@@ -70,6 +70,11 @@ impl<T> Table<T> {
         USER_BASE + i as i32
     }
 
+    /// The user handles in use.
+    pub fn user_handles(&self) -> impl Iterator<Item = i32> + '_ {
+        self.user.iter().enumerate().filter(|(_, v)| v.is_some()).map(|(i, _)| USER_BASE + i as i32)
+    }
+
     /// Removes a user handle; predefined handles cannot be removed.
     #[allow(dead_code)]
     pub fn remove(&mut self, guest: i32) -> Option<T> {

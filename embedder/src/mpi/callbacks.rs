@@ -45,11 +45,60 @@ impl std::fmt::Display for CallbackError {
 
 impl CallbackError {
     /// As an MPI error (an invalid callback) or the end of the job (a trap).
+    /// The end of the job a nested MPI call already decided (a fatal error
+    /// inside a guest error handler) passes through unchanged.
     pub fn into_fatal(self, function: &'static str) -> Fatal {
         match self {
             CallbackError::Invalid(detail) => Fatal::Mpi { function, class: abi::c::MPI_ERR_ARG, detail },
-            CallbackError::Trap(e) => Fatal::Callback { function, detail: e.message() },
+            CallbackError::Trap(e) => match e.downcast::<Fatal>() {
+                Ok(fatal) => fatal,
+                Err(e) => match e.downcast::<TooDeep>() {
+                    Ok(TooDeep) => Fatal::Mpi {
+                        function,
+                        class: abi::c::MPI_ERR_OTHER,
+                        detail: format!("guest callbacks nested {MAX_NESTING} deep (an error handler or attribute callback that keeps raising errors or calling MPI)"),
+                    },
+                    Err(e) => Fatal::Callback { function, detail: e.message() },
+                },
+            },
         }
+    }
+}
+
+/// How deep guest callbacks (error handlers, attribute callbacks) may nest:
+/// each level is an MPI call on the host stack, so a handler that raises an
+/// error on its own communicator would otherwise overflow it.
+pub const MAX_NESTING: u32 = 16;
+
+/// A guest callback was called `MAX_NESTING` levels deep.
+#[derive(Debug)]
+struct TooDeep;
+
+impl std::fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "guest callbacks nested {MAX_NESTING} deep")
+    }
+}
+
+impl std::error::Error for TooDeep {}
+
+/// One level of guest callback nesting (left when dropped).
+struct Nesting;
+
+impl Nesting {
+    fn enter() -> Result<Self, CallbackError> {
+        let depth = NESTING.with(|d| d.get());
+        if depth >= MAX_NESTING {
+            return Err(CallbackError::Trap(wasmer::RuntimeError::user(Box::new(TooDeep))));
+        }
+        NESTING.with(|d| d.set(depth + 1));
+        Ok(Nesting)
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTING.with(|d| d.set(d.get() - 1));
     }
 }
 
@@ -89,6 +138,7 @@ impl GuestFns {
         let f = self.function(store, index)?;
         let n = f.ty(store).params().len().min(args.len());
         let args: Vec<Value> = args[..n].iter().map(|&a| Value::I32(a)).collect();
+        let _level = Nesting::enter()?;
         let out = f.call(store, &args).map_err(CallbackError::Trap)?;
         Ok(out.first().and_then(Value::i32))
     }
@@ -144,6 +194,8 @@ thread_local! {
     /// The store and guest exports of the MPI call in progress on this
     /// thread (null outside calls).
     static ACTIVE: Cell<(*mut (), *const GuestFns)> = const { Cell::new((std::ptr::null_mut(), std::ptr::null())) };
+    /// How many guest callbacks are running, one inside the other.
+    static NESTING: Cell<u32> = const { Cell::new(0) };
     /// Set while a user reduction function runs.
     static IN_USER_FUNCTION: Cell<bool> = const { Cell::new(false) };
 }

@@ -132,8 +132,8 @@ pub struct Bridge {
     pub scratch_requests: Vec<host_mpi::Request>,
     pub scratch_statuses: Vec<host_mpi::Status>,
     pub scratch_indices: Vec<i32>,
-    /// Guest address of the buffer given to MPI_Buffer_attach.
-    pub attached: Option<u32>,
+    /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
+    pub attached: Option<super::environment::Attached>,
     specials: Specials,
     status: Option<StatusMap>,
     /// host error class -> standard-ABI error class

@@ -3,8 +3,10 @@
 //!
 //! The host communicators all use MPI_ERRORS_RETURN; the bridge applies the
 //! guest's handler (`context::call`), so a guest handler runs between host
-//! calls, never inside the host library. User error classes and codes live
-//! only in the bridge: the host never sees them.
+//! calls, never inside the host library; it may call MPI, and raise errors
+//! again, up to `callbacks::MAX_NESTING` levels deep (then the job ends).
+//! User error classes and codes live only in the bridge: the host never
+//! sees them.
 use std::collections::BTreeMap;
 
 use wasmer::FunctionEnvMut;

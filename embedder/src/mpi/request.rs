@@ -5,7 +5,11 @@
 //! non-persistent request is removed and the guest's handle overwritten with
 //! MPI_REQUEST_NULL; a persistent one stays (inactive) until Request_free.
 //! Arrays go through scratch vectors kept in the bridge, so a warm
-//! Waitall allocates nothing.
+//! Waitall allocates nothing. A request may appear once in an array (the
+//! host would complete, and free, it twice); MPI_REQUEST_NULL any number of
+//! times.
+use std::cell::RefCell;
+
 use wasmer::FunctionEnvMut;
 
 use super::{
@@ -19,7 +23,8 @@ const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 const NULL: i32 = abi::c::MPI_REQUEST_NULL;
 
 /// The guest handles at `ptr[0..n]` and their host requests (null for
-/// MPI_REQUEST_NULL), loaded into the bridge's scratch vector.
+/// MPI_REQUEST_NULL), loaded into the bridge's scratch vectors; every
+/// handle valid and none twice.
 fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, Vec<host_mpi::Request>)> {
     if n < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
@@ -29,13 +34,46 @@ fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, Vec<host_mpi::Re
     let mut hosts = std::mem::take(&mut cx.bridge.scratch_requests);
     handles.clear();
     hosts.clear();
-    for i in 0..n as usize {
+    let loaded = (0..n as usize).try_for_each(|i| {
         let h = unsafe { base.add(i).read_unaligned() };
-        let host = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        hosts.push(if h == NULL { host_mpi::null_request() } else { cx.request(h)? });
         handles.push(h);
-        hosts.push(host);
+        Ok(())
+    });
+    match loaded.and_then(|()| distinct(&handles)) {
+        Ok(()) => Ok((handles, hosts)),
+        Err(e) => {
+            give_back(cx, handles, hosts);
+            Err(e)
+        }
     }
-    Ok((handles, hosts))
+}
+
+/// Up to this many handles are compared pairwise; longer arrays are sorted.
+const PAIRWISE_MAX: usize = 16;
+
+thread_local! {
+    /// Sorted copy of a long request array (reused across calls).
+    static SORTED: RefCell<Vec<i32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// MPI_ERR_REQUEST if a request other than MPI_REQUEST_NULL appears twice.
+fn distinct(handles: &[i32]) -> MpiResult {
+    let twice = if handles.len() <= PAIRWISE_MAX {
+        handles.iter().enumerate().find(|&(i, &h)| h != NULL && handles[..i].contains(&h)).map(|(_, &h)| h)
+    } else {
+        SORTED.with(|sorted| {
+            let mut sorted = sorted.borrow_mut();
+            sorted.clear();
+            sorted.extend(handles.iter().copied().filter(|&h| h != NULL));
+            sorted.sort_unstable();
+            sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+        })
+    };
+    match twice {
+        None => Ok(()),
+        Some(h) => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {h:#x} appears more than once in the array"))),
+    }
 }
 
 fn give_back(cx: &mut Ctx, handles: Vec<i32>, hosts: Vec<host_mpi::Request>) {
@@ -50,17 +88,47 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
         return Ok(());
     }
     if cx.bridge.requests.get(handle).is_some_and(|e| !e.persistent) {
-        if let Some(entry) = cx.bridge.requests.remove(handle) {
-            if let Some(new_comm) = entry.new_comm {
-                let (guest, host) = *new_comm;
-                if let Some(c) = cx.bridge.comms.get_mut(guest) {
-                    *c = super::context::CommEntry::new(host, c.errhandler);
-                }
-            }
-        }
+        retire(cx, handle);
         cx.mem.write_i32(ptr, NULL)?;
     }
     Ok(())
+}
+
+/// Drops the entry of a completed request; an MPI_Comm_idup's guest
+/// communicator handle then points at the new host communicator.
+fn retire(cx: &mut Ctx, handle: i32) {
+    if let Some(entry) = cx.bridge.requests.remove(handle) {
+        if let Some(new_comm) = entry.new_comm {
+            let (guest, host) = *new_comm;
+            if let Some(c) = cx.bridge.comms.get_mut(guest) {
+                *c = super::context::CommEntry::new(host, c.errhandler);
+            }
+        }
+    }
+}
+
+/// Waits for an MPI_Comm_idup request on the host and installs its
+/// communicator (the host writes it into the entry, so the entry may not go
+/// before the host is done with it).
+fn finish_idup(cx: &mut Ctx, handle: i32) -> MpiResult {
+    let mut r = cx.request(handle)?;
+    let mut st = host_mpi::empty_status();
+    cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
+    retire(cx, handle);
+    Ok(())
+}
+
+/// At MPI_Finalize: completes every MPI_Comm_idup the guest never waited
+/// for. Finalizing with pending requests is erroneous, but the host MPI
+/// crashes on a pending communicator duplication (intermittently), and
+/// completing it is what the guest would have had to do anyway: every rank
+/// posted it and every rank reaches MPI_Finalize. Other pending requests
+/// are left to the host MPI, as for a native program; what they reference
+/// (guest memory, host arrays on the entry) stays valid until exit.
+pub fn complete_pending_idups(cx: &mut Ctx) -> MpiResult {
+    let requests = &cx.bridge.requests;
+    let pending: Vec<i32> = requests.user_handles().filter(|&h| requests.get(h).is_some_and(|e| e.new_comm.is_some())).collect();
+    pending.into_iter().try_for_each(|h| finish_idup(cx, h))
 }
 
 /// A host index (MPI_UNDEFINED when nothing was active) for the guest.
@@ -141,8 +209,14 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
     call(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
-        cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
-        cx.bridge.requests.remove(h);
+        if cx.bridge.requests.get(h).is_some_and(|e| e.new_comm.is_some()) {
+            // the host writes the new communicator into the entry when it
+            // completes: wait for that rather than free the entry under it
+            finish_idup(cx, h)?;
+        } else {
+            cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
+            cx.bridge.requests.remove(h);
+        }
         Ok(cx.mem.write_i32(request, NULL)?)
     })
 }
@@ -297,4 +371,24 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
     cx.bridge.scratch_statuses = st;
     give_back(cx, handles, hosts);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_may_appear_once_and_request_null_any_number_of_times() {
+        let class = |hs: &[i32]| distinct(hs).err().map(|e| e.class);
+        assert_eq!(class(&[]), None);
+        assert_eq!(class(&[NULL, NULL, 0x10000, NULL]), None);
+        assert_eq!(class(&[0x10000, 0x10000]), Some(abi::c::MPI_ERR_REQUEST));
+        // the sorted path, with the pair far apart
+        let mut long: Vec<i32> = (0..40).map(|i| 0x10000 + i).collect();
+        assert_eq!(class(&long), None);
+        long[39] = 0x10000;
+        assert_eq!(class(&long), Some(abi::c::MPI_ERR_REQUEST));
+        let nulls = vec![NULL; 40];
+        assert_eq!(class(&nulls), None);
+    }
 }

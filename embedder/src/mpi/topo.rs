@@ -13,6 +13,14 @@
 //! - Neighbor_alltoallw's byte displacements are guest 32-bit MPI_Aint
 //!   arrays, widened to host arrays; with its datatype arrays they must
 //!   outlive the nonblocking form.
+//! - Every argument the host would trust is validated here first (the
+//!   generated functions call the `check_*` helpers just before the host
+//!   call): a graph's index must be non-decreasing from 0 and its edges
+//!   nodes of the graph, a grid's dimensions positive with a product that
+//!   fits the communicator, ranks in a dist graph ranks of the
+//!   communicator, weights and `max*` sizes non-negative. Some MPIs (Open
+//!   MPI for Graph_create) store what they are given and later copy
+//!   `index[i] - index[i-1]` entries from their own heap into the guest.
 use std::sync::OnceLock;
 
 use wasmer::FunctionEnvMut;
@@ -122,7 +130,7 @@ impl Ctx<'_> {
     }
 
     /// How many edges MPI_Graph_create/MPI_Graph_map read: index[nnodes-1]
-    /// (the index array is checked before).
+    /// (the index array is checked before; `check_graph` validates it).
     pub fn graph_edges(&self, index: u32, nnodes: i32) -> MpiResult<i64> {
         if nnodes <= 0 {
             return Ok(0);
@@ -187,6 +195,162 @@ impl Ctx<'_> {
     }
 }
 
+
+/// Validation of topology arguments, before the host sees them (see the
+/// module comment). Arrays are read from guest memory, already checked.
+impl Ctx<'_> {
+    /// A `max*` array size the caller gives.
+    pub fn check_max(&self, name: &str, value: i32) -> MpiResult {
+        if value < 0 {
+            return Err(arg_error(format!("negative {name} {value}")));
+        }
+        Ok(())
+    }
+
+    /// Graph_create/Graph_map: 0 <= nnodes <= the communicator's size,
+    /// index non-decreasing from index[0] >= 0, every edge a node.
+    pub fn check_graph(&self, c: &CommEntry, nnodes: i32, index: u32, edges: u32) -> MpiResult {
+        if nnodes < 0 || nnodes as i64 > c.peers {
+            return Err(arg_error(format!("nnodes {nnodes} outside 0..={}", c.peers)));
+        }
+        let mut previous = 0;
+        for i in 0..nnodes {
+            let x = self.int_at(index, i)?;
+            if x < previous {
+                return Err(arg_error(format!("index[{i}] = {x} is below index[{}] = {previous} (or 0)", i - 1)));
+            }
+            previous = x;
+        }
+        for i in 0..previous {
+            let e = self.int_at(edges, i)?;
+            if !(0..nnodes).contains(&e) {
+                return Err(arg_error(format!("edges[{i}] = {e} is not a node of the graph (0..{nnodes})")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Cart_create/Cart_map: ndims >= 0, dimensions > 0 whose product is at
+    /// most the communicator's size.
+    pub fn check_cart(&self, c: &CommEntry, ndims: i32, dims: u32) -> MpiResult {
+        if ndims < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("negative ndims {ndims}")));
+        }
+        let mut product = 1i64;
+        for i in 0..ndims {
+            let d = self.int_at(dims, i)?;
+            if d <= 0 {
+                return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("dims[{i}] = {d} is not positive")));
+            }
+            product = product.saturating_mul(d as i64);
+        }
+        if product > c.peers {
+            return Err(arg_error(format!("the grid has {product} nodes, the communicator {}", c.peers)));
+        }
+        Ok(())
+    }
+
+    /// Dims_create: nnodes >= 0, ndims >= 0, no negative dims entry.
+    pub fn check_dims_create(&self, nnodes: i32, ndims: i32, dims: u32) -> MpiResult {
+        if nnodes < 0 {
+            return Err(arg_error(format!("negative nnodes {nnodes}")));
+        }
+        if ndims < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("negative ndims {ndims}")));
+        }
+        for i in 0..ndims {
+            let d = self.int_at(dims, i)?;
+            if d < 0 {
+                return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("dims[{i}] = {d} is negative")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The grid of a Cartesian communicator: (dims, periods).
+    fn cart_grid(&self, c: &CommEntry) -> MpiResult<(Vec<i32>, Vec<i32>)> {
+        let n = self.cartdim(c)? as usize;
+        let (mut dims, mut periods, mut coords) = (vec![0; n], vec![0; n], vec![0; n]);
+        self.host(unsafe { ffi::MPI_Cart_get(c.host.0, n as i32, dims.as_mut_ptr(), periods.as_mut_ptr(), coords.as_mut_ptr()) })?;
+        Ok((dims, periods))
+    }
+
+    /// Cart_rank: a coordinate of a non-periodic dimension inside it.
+    pub fn check_cart_coords(&self, c: &CommEntry, coords: u32) -> MpiResult {
+        let (dims, periods) = self.cart_grid(c)?;
+        for (i, (&d, &p)) in dims.iter().zip(&periods).enumerate() {
+            let x = self.int_at(coords, i as i32)?;
+            if p == 0 && !(0..d).contains(&x) {
+                return Err(arg_error(format!("coords[{i}] = {x} outside the non-periodic dimension 0..{d}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Cart_shift: a dimension of the grid.
+    pub fn check_direction(&self, c: &CommEntry, direction: i32) -> MpiResult {
+        if self.topo_kind(c)? != host_topo().cart {
+            return Err(MpiError::new(abi::c::MPI_ERR_TOPOLOGY, "the communicator has no Cartesian topology"));
+        }
+        let n = self.cartdim(c)?;
+        if !(0..n).contains(&(direction as i64)) {
+            return Err(arg_error(format!("direction {direction} outside 0..{n}")));
+        }
+        Ok(())
+    }
+
+    /// `len` ranks of `c` at guest `ptr`.
+    fn check_ranks(&self, c: &CommEntry, what: &str, ptr: u32, len: i64) -> MpiResult {
+        for i in 0..len.max(0) as i32 {
+            let r = self.int_at(ptr, i)?;
+            if !(0..c.peers).contains(&(r as i64)) {
+                return Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("{what}[{i}] = {r} is not a rank of the communicator")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `len` weights at guest `ptr` (unless a sentinel): non-negative.
+    fn check_weights(&self, what: &str, ptr: u32, len: i64) -> MpiResult {
+        if matches!(ptr as i32, abi::c::MPI_UNWEIGHTED | abi::c::MPI_WEIGHTS_EMPTY) {
+            return Ok(());
+        }
+        for i in 0..len.max(0) as i32 {
+            let w = self.int_at(ptr, i)?;
+            if w < 0 {
+                return Err(arg_error(format!("{what}[{i}] = {w} is negative")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Dist_graph_create: n >= 0, sources and destinations ranks of `c`,
+    /// weights non-negative (degrees are checked by `degree_sum`).
+    pub fn check_dist_graph(&self, c: &CommEntry, n: i32, sources: u32, degrees: u32, destinations: u32, weights: u32) -> MpiResult {
+        if n < 0 {
+            return Err(arg_error(format!("negative n {n}")));
+        }
+        let edges = self.degree_sum(degrees, n)?;
+        self.check_ranks(c, "sources", sources, n as i64)?;
+        self.check_ranks(c, "destinations", destinations, edges)?;
+        self.check_weights("weights", weights, edges)
+    }
+
+    /// Dist_graph_create_adjacent: degrees >= 0, neighbours ranks of `c`,
+    /// weights non-negative.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_adjacent(
+        &self, c: &CommEntry, indegree: i32, sources: u32, sourceweights: u32, outdegree: i32, destinations: u32, destweights: u32,
+    ) -> MpiResult {
+        if indegree < 0 || outdegree < 0 {
+            return Err(arg_error(format!("negative degree (indegree {indegree}, outdegree {outdegree})")));
+        }
+        self.check_ranks(c, "sources", sources, indegree as i64)?;
+        self.check_ranks(c, "destinations", destinations, outdegree as i64)?;
+        self.check_weights("sourceweights", sourceweights, indegree as i64)?;
+        self.check_weights("destweights", destweights, outdegree as i64)
+    }
+}
 
 fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
@@ -290,6 +454,40 @@ mod tests {
             assert_eq!(cx.degree_sum(32, 2).err().unwrap().class, abi::c::MPI_ERR_ARG);
             assert_eq!(cx.degree_sum(56, 3).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
             assert_eq!(cx.not_in_place(abi::c::MPI_IN_PLACE as u32).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+        });
+    }
+
+    #[test]
+    fn graph_and_dist_graph_arguments_are_validated_before_the_host_sees_them() {
+        let mut mem = vec![0u8; 128];
+        put(&mut mem, 0, &[0x400, 1]); // non-monotonic index
+        put(&mut mem, 8, &[-1]); // negative index
+        put(&mut mem, 16, &[1, 2]); // valid index for two nodes
+        put(&mut mem, 24, &[1, 0]); // edges inside the graph
+        put(&mut mem, 32, &[1, 2]); // edge 2 outside a graph of two nodes
+        put(&mut mem, 40, &[0, 1, 3]); // ranks: 3 is outside a comm of 3
+        put(&mut mem, 52, &[4, -1]); // weights
+        put(&mut mem, 60, &[2, 3, 0]); // grid dims; 0 is not a dimension
+        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3 };
+        with_ctx(&mut mem, |cx| {
+            let class = |r: MpiResult| r.err().map(|e| e.class);
+            assert_eq!(class(cx.check_graph(&comm, 2, 16, 24)), None);
+            assert_eq!(class(cx.check_graph(&comm, 2, 0, 24)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_graph(&comm, 1, 8, 24)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_graph(&comm, 2, 16, 32)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_graph(&comm, 4, 16, 24)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_graph(&comm, -1, 16, 24)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_ranks(&comm, "sources", 40, 2)), None);
+            assert_eq!(class(cx.check_ranks(&comm, "sources", 40, 3)), Some(abi::c::MPI_ERR_RANK));
+            assert_eq!(class(cx.check_weights("weights", 52, 1)), None);
+            assert_eq!(class(cx.check_weights("weights", 52, 2)), Some(abi::c::MPI_ERR_ARG));
+            assert_eq!(class(cx.check_weights("weights", abi::c::MPI_UNWEIGHTED as u32, 2)), None);
+            assert_eq!(class(cx.check_cart(&comm, 1, 64)), None);
+            assert_eq!(class(cx.check_cart(&comm, 2, 60)), Some(abi::c::MPI_ERR_ARG)); // 6 nodes > 3
+            assert_eq!(class(cx.check_cart(&comm, 3, 60)), Some(abi::c::MPI_ERR_DIMS));
+            assert_eq!(class(cx.check_cart(&comm, -1, 60)), Some(abi::c::MPI_ERR_DIMS));
+            assert_eq!(class(cx.check_dims_create(6, 3, 60)), None);
+            assert_eq!(class(cx.check_max("maxdims", -1)), Some(abi::c::MPI_ERR_ARG));
         });
     }
 }

@@ -23,6 +23,137 @@ static void expect_class(const char *what, int rc, int expected) {
     check(what, errors);
 }
 
+/* How many ints of `buf[0..n)` differ from the canary, from `from` on. */
+static int changed(const int *buf, int from, int n) {
+    int k = 0;
+    for (int i = from; i < n; i++) k += buf[i] != 0x5a5a5a5a;
+    return k;
+}
+
+/* Topology arguments the host MPI may not validate: every one must be
+ * refused by the embedder before the host sees it, and the host must
+ * never copy more than the guest asked for. */
+static void graph_arguments(int size, int rank, MPI_Comm cart) {
+    static int out[2048];
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc;
+    {
+        /* index[0] > index[1]: the host would take index[nnodes-1] = 1 as
+         * the edge count and node 0's 0x400 edges from its own heap */
+        int index[2] = {0x400, 1}, edges[2] = {1, 0};
+        rc = MPI_Graph_create(MPI_COMM_WORLD, 2, index, edges, 0, &c);
+        expect_class("Graph_create non-monotonic index", rc, MPI_ERR_ARG);
+        if (rc == MPI_SUCCESS && c != MPI_COMM_NULL) {
+            memset(out, 0x5a, sizeof out);
+            MPI_Graph_neighbors(c, 0, 0x400, out);
+            fprintf(stderr, "rank %d: Graph_neighbors wrote %d ints for a graph of 2 edges\n", rank, changed(out, 0, 0x400));
+            MPI_Comm_free(&c);
+        }
+        int newrank;
+        expect_class("Graph_map non-monotonic index", MPI_Graph_map(MPI_COMM_WORLD, 2, index, edges, &newrank), MPI_ERR_ARG);
+    }
+    {
+        int index[1] = {-1}, edges[1] = {0};
+        expect_class("Graph_create negative index", MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 0, &c), MPI_ERR_ARG);
+    }
+    {
+        int index[1] = {2}, edges[2] = {0, 5};
+        expect_class("Graph_create edge out of range", MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 0, &c), MPI_ERR_ARG);
+        edges[1] = -1;
+        expect_class("Graph_create negative edge", MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 0, &c), MPI_ERR_ARG);
+    }
+    {
+        int index[8] = {0}, edges[1] = {0};
+        expect_class("Graph_create nnodes > size", MPI_Graph_create(MPI_COMM_WORLD, size + 1, index, edges, 0, &c), MPI_ERR_ARG);
+        expect_class("Graph_create negative nnodes", MPI_Graph_create(MPI_COMM_WORLD, -1, index, edges, 0, &c), MPI_ERR_ARG);
+    }
+    {
+        /* a valid ring: every node has two neighbours; asking for one must
+         * write one, and a negative maximum is refused */
+        int index[8], edges[16], nb = 0;
+        for (int i = 0; i < size; i++) {
+            index[i] = 2 * (i + 1);
+            edges[2 * i] = (i + 1) % size;
+            edges[2 * i + 1] = (i + size - 1) % size;
+        }
+        MPI_Comm g;
+        MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &g);
+        MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN);
+        memset(out, 0x5a, sizeof out);
+        rc = MPI_Graph_neighbors(g, rank, 1, out);
+        int errors = 0;
+        EXPECT(rc == MPI_SUCCESS && out[0] == edges[2 * rank] && changed(out, 1, 2048) == 0);
+        check("Graph_neighbors writes maxneighbors", errors);
+        expect_class("Graph_neighbors negative maxneighbors", MPI_Graph_neighbors(g, rank, -1, out), MPI_ERR_ARG);
+        expect_class("Graph_get negative maxindex", MPI_Graph_get(g, -1, 2, out, out + 8), MPI_ERR_ARG);
+        MPI_Graph_neighbors_count(g, rank, &nb);
+        errors = 0;
+        EXPECT(nb == 2);
+        check("Graph_neighbors_count of a valid graph", errors);
+        MPI_Comm_free(&g);
+    }
+    {
+        int dims[3] = {0, 1, 1}, periods[3] = {0, 0, 0};
+        expect_class("Cart_create zero dimension", MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c), MPI_ERR_DIMS);
+        dims[0] = -1;
+        expect_class("Cart_create negative dimension", MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c), MPI_ERR_DIMS);
+        expect_class("Cart_create negative ndims", MPI_Cart_create(MPI_COMM_WORLD, -1, dims, periods, 0, &c), MPI_ERR_DIMS);
+        dims[0] = size + 1;
+        expect_class("Cart_create dims larger than comm", MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c), MPI_ERR_ARG);
+        dims[0] = dims[1] = dims[2] = 1 << 16; /* the product overflows 32 bits */
+        expect_class("Cart_create dims product overflows", MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &c), MPI_ERR_ARG);
+        dims[0] = -2;
+        expect_class("Cart_map negative dimension", MPI_Cart_map(MPI_COMM_WORLD, 1, dims, periods, &rc), MPI_ERR_DIMS);
+        dims[0] = -1;
+        expect_class("Dims_create negative dims entry", MPI_Dims_create(size, 1, dims), MPI_ERR_DIMS);
+        expect_class("Dims_create negative ndims", MPI_Dims_create(size, -1, dims), MPI_ERR_DIMS);
+    }
+    {
+        /* cart: dims {size, 1}, periods {1, 0} */
+        int coords[2] = {0, 5}, src, dst;
+        expect_class("Cart_rank coordinate off a non-periodic dim", MPI_Cart_rank(cart, coords, &src), MPI_ERR_ARG);
+        expect_class("Cart_shift direction out of range", MPI_Cart_shift(cart, 7, 1, &src, &dst), MPI_ERR_ARG);
+        expect_class("Cart_shift negative direction", MPI_Cart_shift(cart, -1, 1, &src, &dst), MPI_ERR_ARG);
+        expect_class("Cart_get negative maxdims", MPI_Cart_get(cart, -1, out, out, out), MPI_ERR_ARG);
+        expect_class("Cart_coords negative maxdims", MPI_Cart_coords(cart, 0, -1, out), MPI_ERR_ARG);
+        coords[0] = size + 3; /* periodic: wraps, fine */
+        coords[1] = 0;
+        int errors = 0;
+        EXPECT(MPI_Cart_rank(cart, coords, &src) == MPI_SUCCESS && src == 3 % size);
+        check("Cart_rank wraps a periodic dim", errors);
+    }
+    {
+        int one = 1, zero = 0, bad = size, neg = -3;
+        expect_class("Dist_graph_create source out of range",
+                     MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &bad, &one, &zero, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c), MPI_ERR_RANK);
+        expect_class("Dist_graph_create destination out of range",
+                     MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &zero, &one, &bad, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c), MPI_ERR_RANK);
+        expect_class("Dist_graph_create negative weight",
+                     MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &zero, &one, &zero, &neg, MPI_INFO_NULL, 0, &c), MPI_ERR_ARG);
+        expect_class("Dist_graph_create negative n",
+                     MPI_Dist_graph_create(MPI_COMM_WORLD, -1, &zero, &one, &zero, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c), MPI_ERR_ARG);
+        expect_class("Dist_graph_create_adjacent negative indegree",
+                     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, -1, &zero, MPI_UNWEIGHTED, 1, &zero, MPI_UNWEIGHTED,
+                                                    MPI_INFO_NULL, 0, &c), MPI_ERR_ARG);
+        expect_class("Dist_graph_create_adjacent source out of range",
+                     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &bad, MPI_UNWEIGHTED, 1, &zero, MPI_UNWEIGHTED,
+                                                    MPI_INFO_NULL, 0, &c), MPI_ERR_RANK);
+        expect_class("Dist_graph_create_adjacent destination negative",
+                     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &zero, MPI_UNWEIGHTED, 1, &neg, MPI_UNWEIGHTED,
+                                                    MPI_INFO_NULL, 0, &c), MPI_ERR_RANK);
+        expect_class("Dist_graph_create_adjacent negative weight",
+                     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &zero, &neg, 1, &zero, &one,
+                                                    MPI_INFO_NULL, 0, &c), MPI_ERR_ARG);
+        MPI_Comm d;
+        int src = rank, dst = rank, w = 4, ins[4], outs[4];
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, &w, 1, &dst, &w, MPI_INFO_NULL, 0, &d);
+        MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN);
+        expect_class("Dist_graph_neighbors negative maxindegree",
+                     MPI_Dist_graph_neighbors(d, -1, ins, MPI_UNWEIGHTED, 1, outs, MPI_UNWEIGHTED), MPI_ERR_ARG);
+        MPI_Comm_free(&d);
+    }
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, size;
@@ -75,6 +206,7 @@ int main(int argc, char **argv) {
                      MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &one, &neg, &one, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c),
                      MPI_ERR_ARG);
     }
+    graph_arguments(size, rank, cart);
     MPI_Comm_free(&ring);
     MPI_Comm_free(&cart);
     MPI_Finalize();

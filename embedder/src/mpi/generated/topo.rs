@@ -11,6 +11,7 @@ use crate::{
 pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32, dims: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dims_create", abi::c::MPI_COMM_WORLD, |cx| {
         let dims_ = cx.int_array(dims, (ndims) as i64)?;
+        cx.check_dims_create(nnodes, ndims, dims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dims_create(nnodes, ndims, dims_ as _) })
     })
 }
@@ -22,6 +23,7 @@ pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i3
         let periods_ = cx.int_array(periods, (ndims) as i64)?;
         cx.mem.range(comm_cart, 4)?;
         let mut comm_cart_ = host_mpi::null_communicator();
+        cx.check_cart(&comm_, ndims, dims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_create(comm_.host.0, ndims, dims_ as _, periods_ as _, reorder, &mut comm_cart_.0) })?;
         cx.out_comm(comm_cart, comm_cart_, comm_old)?;
         Ok(())
@@ -34,6 +36,7 @@ pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, di
         let dims_ = cx.int_array(dims, cx.cartdim(&comm_)?.max(maxdims as i64))?;
         let periods_ = cx.int_array(periods, cx.cartdim(&comm_)?.max(maxdims as i64))?;
         let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_get(comm_.host.0, maxdims, dims_ as _, periods_ as _, coords_ as _) })
     })
 }
@@ -44,6 +47,7 @@ pub fn mpi_cart_rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, coords: u32, ra
         let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?)?;
         cx.mem.range(rank, 4)?;
         let mut rank_ = 0;
+        cx.check_cart_coords(&comm_, coords)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_rank(comm_.host.0, coords_ as _, &mut rank_) })?;
         cx.write_rank(rank, rank_)?;
         Ok(())
@@ -55,6 +59,7 @@ pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, ma
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
         let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_coords(comm_.host.0, rank_, maxdims, coords_ as _) })
     })
 }
@@ -66,6 +71,7 @@ pub fn mpi_cart_shift(mut env: FunctionEnvMut<MpiEnv>, comm: i32, direction: i32
         let mut rank_source_ = 0;
         cx.mem.range(rank_dest, 4)?;
         let mut rank_dest_ = 0;
+        cx.check_direction(&comm_, direction)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_shift(comm_.host.0, direction, disp, &mut rank_source_, &mut rank_dest_) })?;
         cx.write_rank(rank_source, rank_source_)?;
         cx.write_rank(rank_dest, rank_dest_)?;
@@ -92,6 +98,7 @@ pub fn mpi_cart_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ndims: i32, dims
         let periods_ = cx.int_array(periods, (ndims) as i64)?;
         cx.mem.range(newrank, 4)?;
         let mut newrank_ = 0;
+        cx.check_cart(&comm_, ndims, dims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_map(comm_.host.0, ndims, dims_ as _, periods_ as _, &mut newrank_) })?;
         cx.write_rank(newrank, newrank_)?;
         Ok(())
@@ -116,6 +123,7 @@ pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: 
         let edges_ = cx.int_array(edges, cx.graph_edges(index, nnodes)?)?;
         cx.mem.range(comm_graph, 4)?;
         let mut comm_graph_ = host_mpi::null_communicator();
+        cx.check_graph(&comm_, nnodes, index, edges)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_create(comm_.host.0, nnodes, index_ as _, edges_ as _, reorder, &mut comm_graph_.0) })?;
         cx.out_comm(comm_graph, comm_graph_, comm_old)?;
         Ok(())
@@ -127,6 +135,8 @@ pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, 
         let comm_ = cx.comm(comm)?;
         let index_ = cx.int_array(index, cx.graphdims(&comm_)?.0.max(maxindex as i64))?;
         let edges_ = cx.int_array(edges, cx.graphdims(&comm_)?.1.max(maxedges as i64))?;
+        cx.check_max("maxindex", maxindex)?;
+        cx.check_max("maxedges", maxedges)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_get(comm_.host.0, maxindex, maxedges, index_ as _, edges_ as _) })
     })
 }
@@ -136,6 +146,7 @@ pub fn mpi_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
         let neighbors_ = cx.int_array(neighbors, cx.graph_degree(&comm_, rank_)?.max(maxneighbors as i64))?;
+        cx.check_max("maxneighbors", maxneighbors)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_neighbors(comm_.host.0, rank_, maxneighbors, neighbors_ as _) })
     })
 }
@@ -159,6 +170,7 @@ pub fn mpi_graph_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, nnodes: i32, in
         let edges_ = cx.int_array(edges, cx.graph_edges(index, nnodes)?)?;
         cx.mem.range(newrank, 4)?;
         let mut newrank_ = 0;
+        cx.check_graph(&comm_, nnodes, index, edges)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_map(comm_.host.0, nnodes, index_ as _, edges_ as _, &mut newrank_) })?;
         cx.write_rank(newrank, newrank_)?;
         Ok(())
@@ -189,6 +201,7 @@ pub fn mpi_dist_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, n: 
         let info_ = cx.info(info)?;
         cx.mem.range(comm_dist_graph, 4)?;
         let mut comm_dist_graph_ = host_mpi::null_communicator();
+        cx.check_dist_graph(&comm_, n, sources, degrees, destinations, weights)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_create(comm_.host.0, n, sources_ as _, degrees_ as _, destinations_ as _, weights_.as_ptr() as _, info_.0, reorder, &mut comm_dist_graph_.0) })?;
         cx.out_comm(comm_dist_graph, comm_dist_graph_, comm_old)?;
         Ok(())
@@ -205,6 +218,7 @@ pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old:
         let info_ = cx.info(info)?;
         cx.mem.range(comm_dist_graph, 4)?;
         let mut comm_dist_graph_ = host_mpi::null_communicator();
+        cx.check_adjacent(&comm_, indegree, sources, sourceweights, outdegree, destinations, destweights)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_create_adjacent(comm_.host.0, indegree, sources_ as _, sourceweights_.as_ptr() as _, outdegree, destinations_ as _, destweights_.as_ptr() as _, info_.0, reorder, &mut comm_dist_graph_.0) })?;
         cx.out_comm(comm_dist_graph, comm_dist_graph_, comm_old)?;
         Ok(())
@@ -218,6 +232,8 @@ pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxi
         let sourceweights_ = cx.weights(sourceweights, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64), true)?;
         let destinations_ = cx.int_array(destinations, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64))?;
         let destweights_ = cx.weights(destweights, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64), true)?;
+        cx.check_max("maxindegree", maxindegree)?;
+        cx.check_max("maxoutdegree", maxoutdegree)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_neighbors(comm_.host.0, maxindegree, sources_ as _, sourceweights_.as_ptr() as _, maxoutdegree, destinations_ as _, destweights_.as_ptr() as _) })
     })
 }

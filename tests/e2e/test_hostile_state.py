@@ -1,0 +1,97 @@
+"""Misused MPI state (request arrays, the Bsend buffer, error-handler
+nesting, requests pending at MPI_Finalize) gives MPI error classes or a
+clean job end, never a crash of the embedder or the host MPI."""
+import time
+
+import pytest
+
+from conftest import PROGRAMS
+
+CRASH_SIGNS = ("panicked", "Segmentation fault", "overflowed its stack", "double free", "free(): ", "core dumped",
+               "signal 6", "signal 11")
+
+
+def no_crash(r):
+    for sign in CRASH_SIGNS:
+        assert sign not in r.stderr, r.stderr
+
+
+def all_ok(r, np):
+    lines = r.stdout.splitlines()
+    assert lines and all(line.endswith(" ok") for line in lines), r.stdout + r.stderr
+    assert sum("finalized ok" in line for line in lines) == np, r.stdout + r.stderr
+
+
+@pytest.fixture(scope="module")
+def wasm(build):
+    return build.wasm(PROGRAMS / "hostile_state.c")
+
+
+@pytest.mark.parametrize("np", [1, 2])
+def test_duplicate_requests_are_rejected_in_every_array_call(wasm, run_wasm, np):
+    r = run_wasm(wasm, "dup-requests", np=np, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, np)
+    # 6 calls x 2 list lengths, Startall, the two survivors, the nulls: per rank
+    assert sum("duplicate" in line for line in r.stdout.splitlines()) == 13 * np, r.stdout
+
+
+@pytest.mark.parametrize("mode", ["bsend-scribble", "bsend-at-end"])
+def test_bsend_bookkeeping_is_out_of_guest_reach(wasm, run_wasm, mode):
+    r = run_wasm(wasm, mode, np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, 2)
+    assert sum("Buffer_detach returns the guest's buffer and size ok" in line for line in r.stdout.splitlines()) == 2
+
+
+@pytest.mark.parametrize("np", [1, 2])
+def test_recursive_error_handler_ends_the_job_with_a_message(wasm, run_wasm, np):
+    start = time.monotonic()
+    r = run_wasm(wasm, "errh-recursion", np=np, timeout=60)
+    elapsed = time.monotonic() - start
+    no_crash(r)
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert "unexpected return" not in r.stdout
+    assert "MPI_Send: MPI_ERR_OTHER: guest callbacks nested 16 deep" in r.stderr, r.stderr
+    assert elapsed < 30, f"job took {elapsed:.1f}s to end"
+
+
+def test_recursive_attribute_copy_callback_ends_the_job_with_a_message(wasm, run_wasm):
+    r = run_wasm(wasm, "copy-recursion", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert "unexpected return" not in r.stdout
+    assert "MPI_Comm_dup: MPI_ERR_OTHER: guest callbacks nested 16 deep" in r.stderr, r.stderr
+
+
+def test_error_handler_may_raise_a_nested_error(wasm, run_wasm):
+    r = run_wasm(wasm, "errh-nested", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, 2)
+
+
+def test_finalize_completes_a_pending_comm_idup(wasm, run_wasm):
+    """The crash was intermittent: 20 runs at np 2."""
+    for i in range(20):
+        r = run_wasm(wasm, "finalize-idup", np=2, timeout=60)
+        no_crash(r)
+        assert r.returncode == 0, f"run {i}: " + r.stdout + r.stderr
+        all_ok(r, 2)
+
+
+def test_finalize_with_a_pending_receive(wasm, run_wasm):
+    r = run_wasm(wasm, "finalize-irecv", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, 2)
+
+
+def test_freeing_a_pending_comm_idup_request_still_delivers_the_communicator(wasm, run_wasm):
+    r = run_wasm(wasm, "idup-free", np=2, timeout=60)
+    no_crash(r)
+    assert r.returncode == 0, r.stdout + r.stderr
+    all_ok(r, 2)
+    assert sum("communicator of a freed idup request ok" in line for line in r.stdout.splitlines()) == 2
