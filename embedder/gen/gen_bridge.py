@@ -419,6 +419,10 @@ HEADER_LINES = [
 def main():
     check = "--check" in sys.argv[1:]  # compare with the committed files instead of writing
     protos, spec = prototypes(), api()
+    params = lambda fn: {q["name"] for q in spec["mpi_" + fn.lower()]["parameters"]}
+    unknown = [k for k in IN_PLACE if k[0] not in COLL or k[1] not in params(k[0])]
+    if unknown:
+        raise SystemExit(f"IN_PLACE names unknown functions or arguments: {unknown}")
     files = {}
     registry = []
     for family, fns in FAMILIES.items():
