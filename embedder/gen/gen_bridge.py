@@ -70,6 +70,18 @@ VSPANS = {
     ("Neighbor_alltoallv", "sendbuf"): ("sendcounts", "sdispls"),
     ("Neighbor_alltoallv", "recvbuf"): ("recvcounts", "rdispls"),
 }
+# Where MPI_IN_PLACE is accepted (MPI-4.0, chapter 6), on intracommunicators
+# only: "root" at the root, "all" at every rank. Nowhere else: not on
+# intercommunicators, not in Bcast, Reduce_local, neighbourhood collectives
+# or point-to-point calls, where the buffer translators (cx.buffer,
+# cx.vbuffer) refuse it like any other address. Alltoallw's rule is in coll.rs.
+IN_PLACE = {
+    ("Gather", "sendbuf"): "root", ("Gatherv", "sendbuf"): "root",
+    ("Scatter", "recvbuf"): "root", ("Scatterv", "recvbuf"): "root",
+    ("Reduce", "sendbuf"): "root",
+    **{(c, "sendbuf"): "all" for c in """Allgather Allgatherv Alltoall Alltoallv Allreduce
+       Reduce_scatter Reduce_scatter_block Scan Exscan""".split()},
+}
 # Generated, but registered by a hand-written wrapper in the family file
 # (attribute copy callbacks run after the host call).
 WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
@@ -225,20 +237,8 @@ def gen_fn(f):
                 translate = f"cx.buffer({n}, {count}, {dt_ref})?"
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
-            elif f.neighbor:
-                # no MPI_IN_PLACE, every argument significant
-                dn = rust_ident(dt["name"])
-                body.append(f"cx.not_in_place({n})?;")
-                body.append(f"let ({n}_, {dn}_) = {{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }};")
-            elif own:
-                dn = rust_ident(dt["name"])
-                # arguments MPI ignores here are passed unchecked but harmless:
-                # an address inside the guest memory, the type if it is valid
-                body.append(f"let ({n}_, {dn}_) = if {n} == abi::c::MPI_IN_PLACE as u32 {{ (cx.in_place(), cx.datatype_or_null({dn})) }} "
-                            f"else if {cond} {{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }} "
-                            f"else {{ (cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn})) }};")
             else:
-                body.append(f"let {n}_ = if {n} == abi::c::MPI_IN_PLACE as u32 {{ cx.in_place() }} else if {cond} {{ {translate} }} else {{ cx.mem.unchecked_empty({n}) }};")
+                body.append(collective_buffer(f, p, dt, cond, translate, own))
             args.append(f"{n}_ as _")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
@@ -353,6 +353,31 @@ def gen_fn(f):
     return "\n".join(lines)
 
 
+def collective_buffer(f, p, dt, cond, translate, own):
+    """A collective's buffer argument: checked where MPI reads it at this
+    rank (`cond`), passed unchecked but harmless elsewhere (an address inside
+    the guest memory, the type if it is valid); MPI_IN_PLACE only where
+    IN_PLACE accepts it. A buffer with its own datatype translates both."""
+    n, dn = rust_ident(p["name"]), rust_ident(dt["name"])
+    rule = IN_PLACE.get((f.key, p["name"]))
+    if own:
+        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}))"
+        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}))"
+        translate = f"{{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }}"
+        name = f"({n}_, {dn}_)"
+    else:
+        ignored, in_place, name = f"cx.mem.unchecked_empty({n})", "cx.in_place()", f"{n}_"
+    branches = [] if cond == "true" else [(f"!({cond})" if " " in cond else f"!{cond}", ignored)]
+    if rule:
+        allowed = "!comm_.inter && root_args" if rule == "root" else "!comm_.inter"
+        branches.append((f"cx.in_place_arg({n}, {allowed})?", in_place))
+    if not branches:
+        return f"let {name} = {translate};"
+    chain = " else ".join(f"if {c} {{ {v} }}" for c, v in branches)
+    last = translate if own else f"{{ {translate} }}"
+    return f"let {name} = {chain} else {last};"
+
+
 def out_int(body, args, after, n, finish):
     """An int the host returns that needs translating (a rank, a comparison)."""
     body.append(f"cx.mem.range({n}, 4)?;")
@@ -413,6 +438,10 @@ HEADER_LINES = [
 def main():
     check = "--check" in sys.argv[1:]  # compare with the committed files instead of writing
     protos, spec = prototypes(), api()
+    params = lambda fn: {q["name"] for q in spec["mpi_" + fn.lower()]["parameters"]}
+    unknown = [k for k in IN_PLACE if k[0] not in COLL or k[1] not in params(k[0])]
+    if unknown:
+        raise SystemExit(f"IN_PLACE names unknown functions or arguments: {unknown}")
     files = {}
     registry = []
     for family, fns in FAMILIES.items():

@@ -144,11 +144,17 @@ impl GuestFns {
     }
 
     /// `len` bytes of fresh guest memory (guest malloc); free with `release`.
+    /// The guest's malloc is guest code: the host writes into what it
+    /// returns only after checking that every byte lies inside the memory.
     pub fn alloc(&self, store: &mut impl AsStoreMut, len: u32) -> Result<u32, CallbackError> {
         let malloc = self.malloc.as_ref().ok_or_else(|| CallbackError::Invalid("the module exports no malloc (build it with wasm-mpicc)".into()))?;
-        let out = malloc.call(store, &[Value::I32(len.max(1) as i32)]).map_err(CallbackError::Trap)?;
+        let len = len.max(1);
+        let out = malloc.call(store, &[Value::I32(len as i32)]).map_err(CallbackError::Trap)?;
         match out.first().and_then(Value::i32) {
-            Some(addr) if addr != 0 => Ok(addr as u32),
+            Some(addr) if addr != 0 => {
+                allocation_inside(addr as u32, len, self.memory_size(store)).map_err(CallbackError::Invalid)?;
+                Ok(addr as u32)
+            }
             _ => Err(CallbackError::Invalid(format!("guest malloc({len}) failed"))),
         }
     }
@@ -188,6 +194,18 @@ impl GuestFns {
     pub fn memory_size(&self, store: &impl wasmer::AsStoreRef) -> u64 {
         self.memory.view(store).data_size()
     }
+}
+
+/// Checks an allocation the guest's malloc returned: `[addr, addr + len)`
+/// must lie inside a memory of `size` bytes (64-bit sum: no wrap-around).
+fn allocation_inside(addr: u32, len: u32, size: u64) -> Result<(), String> {
+    if addr as u64 + len as u64 > size {
+        return Err(format!(
+            "guest malloc({len}) returned {addr:#x}: the block would end at {:#x}, outside the guest memory of {size} bytes",
+            addr as u64 + len as u64
+        ));
+    }
+    Ok(())
 }
 
 thread_local! {
@@ -259,5 +277,23 @@ impl From<CallbackError> for MpiError {
             CallbackError::Invalid(d) => MpiError::new(abi::c::MPI_ERR_ARG, d),
             CallbackError::Trap(t) => MpiError::new(abi::c::MPI_ERR_OTHER, t.message()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allocation_inside;
+
+    #[test]
+    fn guest_allocations_must_lie_inside_the_memory() {
+        let size = 1 << 20;
+        assert!(allocation_inside(1024, 256, size).is_ok());
+        assert!(allocation_inside((size - 256) as u32, 256, size).is_ok()); // ends at the end
+        assert!(allocation_inside((size - 255) as u32, 256, size).is_err());
+        assert!(allocation_inside(size as u32, 1, size).is_err()); // past the end
+        // near 4 GiB: the 32-bit sum would wrap to a small address
+        assert!(allocation_inside(0xffff_fff0, 0x20, size).is_err());
+        assert!(allocation_inside(0xffff_fff0, 0x20, 1 << 32).is_err());
+        assert!(allocation_inside(16, u32::MAX, 1 << 32).is_err());
     }
 }

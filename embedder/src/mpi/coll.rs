@@ -8,7 +8,7 @@ use super::{
     errors::{Fatal, MpiResult},
     MpiEnv,
 };
-use crate::{abi, host_mpi, host_mpi::ffi};
+use crate::{host_mpi, host_mpi::ffi};
 
 /// One side (send or receive) of an Alltoallw or Neighbor_alltoallw: the
 /// buffer (every block checked), the in-place counts, the byte
@@ -29,10 +29,12 @@ impl Side {
     }
 }
 
-/// `n` blocks; `aint_displs` selects MPI_Aint displacements.
-pub fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool) -> MpiResult<Side> {
+/// `n` blocks; `aint_displs` selects MPI_Aint displacements; `in_place`:
+/// whether this side accepts MPI_IN_PLACE (an error otherwise).
+#[allow(clippy::too_many_arguments)]
+pub fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
-    if buf == abi::c::MPI_IN_PLACE as u32 {
+    if cx.in_place_arg(buf, in_place)? {
         return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: Box::new([]) });
     }
     let (c, d) = (cx.int_array(counts, n)?, cx.int_array(displs, n)?);
@@ -55,7 +57,9 @@ fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     let c = cx.comm(comm)?;
     let n = c.peers;
-    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, n, false)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n, false)?))
+    // MPI_IN_PLACE: the send side of an intracommunicator's Alltoallw only
+    let send = side(cx, sendbuf, sendcounts, sdispls, sendtypes, n, false, !c.inter)?;
+    Ok((c.host, send, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n, false, false)?))
 }
 
 #[allow(clippy::too_many_arguments)]

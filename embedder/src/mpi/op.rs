@@ -92,35 +92,50 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         abort_job("user reduction function called with a datatype the guest does not know")
     };
     let ran = callbacks::with_active(|store, fns| -> Result<(), String> {
-        let (lb, bytes) = dt.span(len as i64).ok_or("user reduction function: operand size overflows")?;
+        // every byte of an operand, relative to its pointer (any sign of extent)
+        let (lo, hi) = dt.hull(len as i64);
+        let fits = |v: i128| isize::try_from(v).is_ok();
+        let bytes = u32::try_from(hi - lo).ok().filter(|_| fits(lo) && fits(hi));
+        let bytes = bytes.ok_or("user reduction function: the operands do not fit in guest memory")? as u64;
         let size = fns.memory_size(store) as i128;
         let base = fns.base as i128;
-        // a host pointer the guest can use as it is
+        // a host pointer the guest can use as it is: the whole hull inside
+        // the memory, the pointer itself a guest address
         let guest_addr = |p: *mut u8| {
             let start = p as i128 - base;
-            (start + lb as i128 >= 0 && start + lb as i128 + bytes as i128 <= size).then_some(start as u32)
+            if lo < hi && start + lo >= 0 && start + hi <= size { u32::try_from(start).ok() } else { None }
         };
         let (direct_in, direct_inout) = (guest_addr(inv), guest_addr(inout));
-        // scratch: len, datatype, then the operands that need copies
+        // scratch: len, datatype, then the operands that need copies (the
+        // allocation is checked to lie inside the memory: callbacks::alloc)
         let rounded = (bytes + 15) & !15;
         let total = 16 + rounded * (direct_in.is_none() as u64 + direct_inout.is_none() as u64);
-        let scratch = fns.scratch(store, u32::try_from(total).map_err(|_| "user reduction function: operands do not fit in guest memory")?)
-            .map_err(|e| format!("user reduction function: {e}"))?;
+        let total = u32::try_from(total).map_err(|_| "user reduction function: the operands do not fit in guest memory")?;
+        let scratch = fns.scratch(store, total).map_err(|e| format!("user reduction function: {e}"))? as u64;
         let host = |guest: u64| unsafe { fns.base.add(guest as usize) };
-        let mut next = scratch as u64 + 16;
+        let mut next = scratch + 16;
+        // copies an operand into the scratch: (its bytes' guest address,
+        // the pointer the guest function gets: wasm32 address arithmetic
+        // wraps, so `pointer + lo` is the copy whatever lo's sign)
         let mut place = |p: *mut u8| {
             let at = next;
             next += rounded;
-            // Safety: [p + lb, p + lb + bytes) is the operand the host MPI
-            // handed over; the scratch range was allocated for it.
-            unsafe { std::ptr::copy_nonoverlapping(p.offset(lb as isize), host(at), bytes as usize) };
-            (at as i64 - lb) as u32
+            // Safety: [p + lo, p + hi) is the operand the host MPI handed
+            // over; [at, at + bytes) is inside the checked scratch.
+            unsafe { std::ptr::copy_nonoverlapping(p.offset(lo as isize), host(at), bytes as usize) };
+            (at, (at as i128 - lo) as u32)
         };
-        let g_in = direct_in.unwrap_or_else(|| place(inv));
-        let g_inout = direct_inout.unwrap_or_else(|| place(inout));
+        let g_in = direct_in.unwrap_or_else(|| place(inv).1);
+        let (g_inout, copied_inout) = match direct_inout {
+            Some(g) => (g, None),
+            None => {
+                let (at, g) = place(inout);
+                (g, Some(at))
+            }
+        };
         unsafe {
-            host(scratch as u64).cast::<i32>().write_unaligned(len);
-            host(scratch as u64 + 4).cast::<i32>().write_unaligned(guest_dt);
+            host(scratch).cast::<i32>().write_unaligned(len);
+            host(scratch + 4).cast::<i32>().write_unaligned(guest_dt);
         }
         let args = [g_in as i32, g_inout as i32, scratch as i32, scratch as i32 + 4];
         match fns.call(store, function, &args) {
@@ -128,9 +143,9 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
             Err(callbacks::CallbackError::Invalid(e)) => return Err(format!("user reduction function: {e}")),
             Ok(_) => {}
         }
-        if direct_inout.is_none() {
-            let at = (g_inout as i64 + lb) as u64;
-            unsafe { std::ptr::copy_nonoverlapping(host(at), inout.offset(lb as isize), bytes as usize) };
+        if let Some(at) = copied_inout {
+            // Safety: as for the copy in; the memory never shrinks.
+            unsafe { std::ptr::copy_nonoverlapping(host(at), inout.offset(lo as isize), bytes as usize) };
         }
         Ok(())
     });

@@ -185,14 +185,6 @@ impl Ctx<'_> {
         };
         Ok(self.mem.write_i32(ptr, guest)?)
     }
-
-    /// Neighbourhood collectives have no MPI_IN_PLACE form.
-    pub fn not_in_place(&self, buf: u32) -> MpiResult {
-        if buf == abi::c::MPI_IN_PLACE as u32 {
-            return Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid in a neighbourhood collective"));
-        }
-        Ok(())
-    }
 }
 
 
@@ -358,7 +350,7 @@ fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side
     cx.not_in_place(recvbuf)?;
     let c = cx.comm(comm)?;
     let (ins, outs) = cx.neighbor_degrees(&c)?;
-    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, true)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, true)?))
+    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, true, false)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, true, false)?))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -71,14 +71,21 @@ pub struct DatatypeEntry {
 }
 
 impl DatatypeEntry {
-    /// (lower bound relative to the buffer pointer, length in bytes) of
-    /// `count` elements; `None` if it does not fit in 64 bits.
-    pub fn span(&self, count: i64) -> Option<(i64, u64)> {
-        if count <= 0 {
-            return Some((0, 0));
+    /// The bytes `count` elements touch, as a half-open range `[lo, hi)`
+    /// relative to the buffer pointer. MPI places element i at
+    /// `i·extent + [true_lb, true_lb + true_extent)`, so the hull runs from
+    /// the lower of the first and last element to the higher of the two,
+    /// whatever the signs of the extent and the true lower bound (a
+    /// negative extent puts later elements below the pointer). i128 holds
+    /// every product of 64-bit values exactly. Empty (`lo == hi == 0`) when
+    /// nothing is touched.
+    pub fn hull(&self, count: i64) -> (i128, i128) {
+        if count <= 0 || self.true_extent <= 0 {
+            return (0, 0);
         }
-        let len = (count as i128 - 1) * self.extent as i128 + self.true_extent as i128;
-        Some((self.true_lb, u64::try_from(len.max(0)).ok()?))
+        let last = (count as i128 - 1) * self.extent as i128;
+        let first_byte = self.true_lb as i128;
+        (last.min(0) + first_byte, last.max(0) + first_byte + self.true_extent as i128)
     }
 }
 
@@ -146,16 +153,54 @@ pub fn check_count(count: i64) -> MpiResult {
 mod tests {
     use super::*;
 
+    fn int() -> DatatypeEntry {
+        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4 }
+    }
+
     #[test]
-    fn span_covers_count_elements_including_true_bounds() {
-        let int = DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4 };
-        assert_eq!(int.span(0), Some((0, 0)));
-        assert_eq!(int.span(10), Some((0, 40)));
+    fn hull_of_positive_extents_runs_from_the_first_to_the_last_element() {
+        assert_eq!(int().hull(0), (0, 0));
+        assert_eq!(int().hull(-3), (0, 0));
+        assert_eq!(int().hull(1), (0, 4));
+        assert_eq!(int().hull(10), (0, 40));
         // a resized type: extent 16, data in the first 4 bytes, lb -8
-        let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int };
-        assert_eq!(strided.span(3), Some((-8, 36)));
-        let huge = DatatypeEntry { extent: i64::MAX, true_extent: i64::MAX, ..int };
-        assert_eq!(huge.span(i32::MAX as i64), None);
+        let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int() };
+        assert_eq!(strided.hull(3), (-8, 28));
+    }
+
+    #[test]
+    fn hull_of_negative_extents_reaches_below_the_pointer() {
+        // MPI_Type_create_resized(MPI_INT, 0, -4): element i at -4i
+        let down = DatatypeEntry { extent: -4, ..int() };
+        assert_eq!(down.hull(1), (0, 4));
+        assert_eq!(down.hull(3), (-8, 4));
+        // extent -16 with the data 8 bytes below each element's origin
+        let below = DatatypeEntry { extent: -16, true_lb: -8, true_extent: 4, ..int() };
+        assert_eq!(below.hull(2), (-24, -4));
+        // a negative true lower bound with a positive extent
+        let lb = DatatypeEntry { extent: 4, true_lb: -4096, true_extent: 4100, ..int() };
+        assert_eq!(lb.hull(2), (-4096, 8));
+    }
+
+    #[test]
+    fn hull_of_zero_extents_is_one_element() {
+        let zero = DatatypeEntry { extent: 0, ..int() };
+        assert_eq!(zero.hull(1_000_000), (0, 4));
+        // a type with no data touches nothing
+        let empty = DatatypeEntry { extent: 0, true_lb: 0, true_extent: 0, ..int() };
+        assert_eq!(empty.hull(5), (0, 0));
+    }
+
+    #[test]
+    fn hull_is_exact_at_the_64_bit_extremes() {
+        let up = DatatypeEntry { extent: i64::MAX, true_lb: i64::MAX, true_extent: i64::MAX, ..int() };
+        let (lo, hi) = up.hull(i64::MAX);
+        assert_eq!(lo, i64::MAX as i128);
+        assert_eq!(hi, (i64::MAX as i128 - 1) * i64::MAX as i128 + 2 * i64::MAX as i128);
+        let down = DatatypeEntry { extent: i64::MIN, true_lb: i64::MIN, true_extent: 1, ..int() };
+        let (lo, hi) = down.hull(i64::MAX);
+        assert_eq!(lo, (i64::MAX as i128 - 1) * i64::MIN as i128 + i64::MIN as i128);
+        assert_eq!(hi, i64::MIN as i128 + 1);
     }
 
     #[test]

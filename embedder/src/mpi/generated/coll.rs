@@ -20,7 +20,7 @@ pub fn mpi_bcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datat
         let comm_ = cx.comm(comm)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(datatype)) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) };
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast(buffer_ as _, count, datatype_, root_, comm_.host.0) })
     })
 }
@@ -31,8 +31,8 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Gather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -43,8 +43,8 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0) })
@@ -57,8 +57,8 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -69,10 +69,10 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
         let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -81,8 +81,8 @@ pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -91,8 +91,8 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0) })
@@ -103,8 +103,8 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     call(&mut env, "MPI_Alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -113,10 +113,10 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     call(&mut env, "MPI_Alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
         let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0) })
@@ -129,8 +129,8 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
@@ -140,8 +140,8 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     call(&mut env, "MPI_Allreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -150,8 +150,8 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
 pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u32, count: i32, datatype: i32, op: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_local", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
-        let inbuf_ = if inbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(inbuf) };
-        let inoutbuf_ = if inoutbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(inoutbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(inoutbuf) };
+        let inbuf_ = cx.buffer(inbuf, count as i64, &datatype_)?;
+        let inoutbuf_ = cx.buffer(inoutbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
     })
@@ -162,8 +162,8 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0) })
@@ -175,8 +175,8 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -186,8 +186,8 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
     call(&mut env, "MPI_Scan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -197,8 +197,8 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
     call(&mut env, "MPI_Exscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -220,7 +220,7 @@ pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, data
         let comm_ = cx.comm(comm)?;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (buffer_, datatype_) = if buffer == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(datatype)) } else if root_args || other_args { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) };
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ibcast(buffer_ as _, count, datatype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -235,8 +235,8 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Igather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -251,8 +251,8 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if other_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if root_args { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -269,8 +269,8 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -285,10 +285,10 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if root_args { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
         let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if other_args { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -301,8 +301,8 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Iallgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -315,8 +315,8 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Iallgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -331,8 +331,8 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Ialltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -345,10 +345,10 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     call(&mut env, "MPI_Ialltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if sendbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(sendtype)) } else if true { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) };
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
         let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = if recvbuf == abi::c::MPI_IN_PLACE as u32 { (cx.in_place(), cx.datatype_or_null(recvtype)) } else if true { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) } else { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
@@ -365,8 +365,8 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if other_args { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if root_args { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -380,8 +380,8 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
     call(&mut env, "MPI_Iallreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -396,8 +396,8 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -413,8 +413,8 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, recvcount as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -428,8 +428,8 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
     call(&mut env, "MPI_Iscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -443,8 +443,8 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
     call(&mut env, "MPI_Iexscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(sendbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(sendbuf) };
-        let recvbuf_ = if recvbuf == abi::c::MPI_IN_PLACE as u32 { cx.in_place() } else if true { cx.buffer(recvbuf, count as i64, &datatype_)? } else { cx.mem.unchecked_empty(recvbuf) };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();

@@ -270,9 +270,7 @@ pub fn mpi_neighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Neighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -282,9 +280,7 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Neighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
@@ -296,9 +292,7 @@ pub fn mpi_neighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
     call(&mut env, "MPI_Neighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -308,11 +302,9 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Neighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
         let sendcounts_ = if true { cx.int_array(sendcounts, out_n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, out_n)? } else { std::ptr::null() };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
@@ -324,9 +316,7 @@ pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Ineighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -340,9 +330,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Ineighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
@@ -358,9 +346,7 @@ pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Ineighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -374,11 +360,9 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Ineighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        cx.not_in_place(sendbuf)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
         let sendcounts_ = if true { cx.int_array(sendcounts, out_n)? } else { std::ptr::null() };
         let sdispls_ = if true { cx.int_array(sdispls, out_n)? } else { std::ptr::null() };
-        cx.not_in_place(recvbuf)?;
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
