@@ -4,15 +4,11 @@ use std::{collections::HashSet, path::Path};
 use anyhow::{bail, Context, Result};
 use wasmer_wasix::{WasiEnv, WasiEnvBuilder};
 
-use crate::cli::RunArgs;
+use crate::{cli::RunArgs, confined_fs::ConfinedFs};
 
 pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
     let program = module.file_name().map_or("main.wasm".into(), |n| n.to_string_lossy().into_owned());
-    // Host files are reachable only through the preopens below; the guest's
-    // root is a virtual directory that holds just those.
-    let mut b = WasiEnv::builder(program)
-        .args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()))
-        .fs(wasmer_wasix::default_fs_backing());
+    let mut b = WasiEnv::builder(program).args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()));
 
     for (key, value) in inherited_env(&args.env_inherit)? {
         b.add_env(key, value);
@@ -21,6 +17,9 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
         b.add_env(key, value);
     }
 
+    // Host files are reachable only through the preopens below; the guest's
+    // root is a virtual directory that holds just those (see confined_fs).
+    let mut fs = ConfinedFs::default();
     let mut guest_paths = HashSet::new();
     let mut preopen = |b: &mut WasiEnvBuilder, guest: String, host: &Path| -> Result<()> {
         let meta = std::fs::metadata(host).with_context(|| format!("cannot preopen {}", host.display()))?;
@@ -30,7 +29,8 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
         if !guest_paths.insert(guest.clone()) {
             bail!("two directories would be visible at {guest} in the guest");
         }
-        b.add_map_dir(&guest, host).with_context(|| format!("cannot preopen {}", host.display()))
+        let registered = fs.add(host).with_context(|| format!("cannot preopen {}", host.display()))?;
+        b.add_map_dir(&guest, registered).with_context(|| format!("cannot preopen {}", host.display()))
     };
     for dir in &args.dirs {
         let canonical = dir.canonicalize().with_context(|| format!("cannot preopen {}", dir.display()))?;
@@ -42,7 +42,7 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
         let canonical = host.canonicalize().with_context(|| format!("cannot preopen {}", host.display()))?;
         preopen(&mut b, guest, &canonical)?;
     }
-    Ok(b)
+    Ok(b.fs(Box::new(fs)))
 }
 
 /// Host variables whose names match any of the glob patterns.
