@@ -50,13 +50,19 @@ pub struct Common {
     #[arg(long, value_enum, default_value_t = Backend::Llvm, global = true, env = "EMBEDDER_BACKEND")]
     pub backend: Backend,
 
-    /// Directory of the compiled-module cache [default: $XDG_CACHE_HOME/mpi-wasm-embedder]
+    /// Directory of the compiled-module cache, yours alone (one others can write is not used)
+    /// [default: $XDG_CACHE_HOME/mpi-wasm-embedder]
     #[arg(long, value_name = "DIR", global = true, env = "EMBEDDER_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
     /// Compile in memory; neither read nor write the cache
     #[arg(long, global = true)]
     pub no_cache: bool,
+
+    /// Also load compiled modules from DIR, a read-only site cache owned by root (filled with
+    /// `embedder --cache-dir DIR compile`); never written
+    #[arg(long, value_name = "DIR", global = true, env = "EMBEDDER_TRUSTED_CACHE")]
+    pub trusted_cache: Option<PathBuf>,
 
     /// Print compile/load/instantiate/run times on stderr
     #[arg(long, global = true)]
@@ -96,7 +102,7 @@ enum Sub {
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Preopen DIR read-write; the guest sees it as /<basename of DIR>
+    /// Preopen DIR read-write; the guest sees it as /<basename of DIR> and nothing outside it
     #[arg(short = 'd', long = "dir", value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
 

@@ -9,7 +9,7 @@ use wasmer::{
 };
 
 use crate::{
-    cache::{Cache, Key, Outcome},
+    cache::{self, Cache, Key, Outcome},
     cli::{Backend, Common, CompileArgs},
     rank,
     reservation::{self, SandboxTunables},
@@ -122,12 +122,13 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
         on_miss()?;
         (compile()?, None)
     } else {
-        let dir = common.cache_dir.clone().unwrap_or_else(Cache::default_dir);
-        let cache = Cache::open(&dir)?;
+        let cache = Cache::open(&cache::user_dir(common), common.trusted_cache.as_deref());
         let key = cache_key(&wasm, common.backend, engine.target());
         let load = |bytes: Vec<u8>| -> Result<Module> {
-            // Safety: the bytes passed the entry's checksum, so they are what
-            // this embedder serialized for this key (same Wasmer, backend, CPU).
+            // Safety: the bytes passed the entry's checks: compiled for this
+            // key (module, Wasmer, backend, CPU) and written either by this
+            // user's embedder (MAC with the cache's secret) or into a
+            // root-owned cache the user named as trusted.
             Ok(unsafe { Module::deserialize_unchecked(&engine, bytes) }?)
         };
         let (module, outcome) = cache.get_or_compile(&key, load, on_miss, || {
@@ -135,7 +136,7 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
             let bytes = m.serialize().context("cannot serialize compiled module")?;
             Ok((m, bytes.to_vec()))
         })?;
-        tracing::info!("{name}: {} ({})", outcome.describe(), cache.entry_path(&key).display());
+        tracing::info!("{name}: {} ({})", outcome.describe(), cache.location(&key));
         (module, Some(outcome))
     };
     Ok(Loaded { engine, module, outcome, seconds: start.elapsed().as_secs_f64() })

@@ -4,6 +4,7 @@
 mod abi;
 mod cache;
 mod cli;
+mod confined_fs;
 mod engine;
 mod guest_memory;
 mod handles;

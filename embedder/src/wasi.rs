@@ -1,18 +1,20 @@
 //! The guest's WASI view of the world: arguments, environment, directories.
-use std::{collections::HashSet, path::Path};
+use std::{
+    collections::HashSet,
+    path::{Path, PathBuf},
+};
 
 use anyhow::{bail, Context, Result};
 use wasmer_wasix::{WasiEnv, WasiEnvBuilder};
 
-use crate::cli::RunArgs;
+use crate::{cli::RunArgs, confined_fs::ConfinedFs};
 
-pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
+/// The guest's WASI environment. `out_of_reach` are host directories no
+/// preopen may contain (the compile caches: a guest that could write there
+/// could plant code for a later run).
+pub fn builder(module: &Path, args: &RunArgs, out_of_reach: &[PathBuf]) -> Result<WasiEnvBuilder> {
     let program = module.file_name().map_or("main.wasm".into(), |n| n.to_string_lossy().into_owned());
-    // Host files are reachable only through the preopens below; the guest's
-    // root is a virtual directory that holds just those.
-    let mut b = WasiEnv::builder(program)
-        .args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()))
-        .fs(wasmer_wasix::default_fs_backing());
+    let mut b = WasiEnv::builder(program).args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()));
 
     for (key, value) in inherited_env(&args.env_inherit)? {
         b.add_env(key, value);
@@ -21,16 +23,28 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
         b.add_env(key, value);
     }
 
+    // Host files are reachable only through the preopens below; the guest's
+    // root is a virtual directory that holds just those (see confined_fs).
+    let mut fs = ConfinedFs::default();
     let mut guest_paths = HashSet::new();
     let mut preopen = |b: &mut WasiEnvBuilder, guest: String, host: &Path| -> Result<()> {
         let meta = std::fs::metadata(host).with_context(|| format!("cannot preopen {}", host.display()))?;
         if !meta.is_dir() {
             bail!("cannot preopen {}: not a directory", host.display());
         }
+        if let Some(inside) = out_of_reach.iter().find(|p| resolved(p).starts_with(host)) {
+            bail!(
+                "cannot preopen {}: it contains the compile cache {}, where the guest could plant code for later runs; \
+                 preopen a subdirectory, or move the cache with --cache-dir",
+                host.display(),
+                inside.display()
+            );
+        }
         if !guest_paths.insert(guest.clone()) {
             bail!("two directories would be visible at {guest} in the guest");
         }
-        b.add_map_dir(&guest, host).with_context(|| format!("cannot preopen {}", host.display()))
+        let registered = fs.add(host).with_context(|| format!("cannot preopen {}", host.display()))?;
+        b.add_map_dir(&guest, registered).with_context(|| format!("cannot preopen {}", host.display()))
     };
     for dir in &args.dirs {
         let canonical = dir.canonicalize().with_context(|| format!("cannot preopen {}", dir.display()))?;
@@ -42,7 +56,27 @@ pub fn builder(module: &Path, args: &RunArgs) -> Result<WasiEnvBuilder> {
         let canonical = host.canonicalize().with_context(|| format!("cannot preopen {}", host.display()))?;
         preopen(&mut b, guest, &canonical)?;
     }
-    Ok(b)
+    Ok(b.fs(Box::new(fs)))
+}
+
+/// `path` with symlinks resolved as far as it exists (a cache directory may
+/// not have been created yet).
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut missing = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(canonical) = existing.canonicalize() {
+            return missing.iter().rev().fold(canonical, |p, name| p.join(name));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
 }
 
 /// Host variables whose names match any of the glob patterns.

@@ -1,0 +1,383 @@
+//! The guest's file system: a virtual root that holds only the preopened
+//! directories, each reached through a directory handle opened once at
+//! start-up. Every host access resolves beneath that handle with cap-std
+//! (openat2 `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS` on Linux, a checked
+//! walk elsewhere), so `..`, absolute symlinks, links that climb out and
+//! `/proc` magic links fail instead of reaching the host, and no host path is
+//! ever opened by name.
+//!
+//! WASIX 0.28 keeps its own inode tree and hands its backing file system
+//! paths built from each preopen's registered path. Preopens are registered
+//! here under synthetic paths (`/preopen-N`), so any path that is not below
+//! one (e.g. a file created at the guest's root, which WASIX passes as a bare
+//! name) has no host meaning and is refused.
+//!
+//! Symlinks found on the host are followed here, beneath the preopen, and
+//! reported as what they point to: WASIX's own handling of host symlinks
+//! deadlocks on a relative link directly inside a preopen (it locks the
+//! preopen's inode again while holding it) and resolves targets without
+//! confinement. A link whose target is outside the preopen or missing looks
+//! like a missing file.
+use std::{
+    ffi::OsString,
+    io,
+    path::{Component, Path, PathBuf},
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+};
+
+use cap_std::fs::{Dir, FileTypeExt, OpenOptions as HostOpenOptions};
+use tokio::io::{AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+use wasmer_wasix::virtual_fs::{
+    self, host_fs, DirEntry, FileOpener, FileType, FsError, Metadata, OpenOptions, OpenOptionsConfig, ReadDir,
+    VirtualFile,
+};
+
+type FsResult<T> = Result<T, FsError>;
+
+/// The preopens; cheap to clone (files hold a reference for `unlink`).
+#[derive(Debug, Clone, Default)]
+pub struct ConfinedFs {
+    mounts: Arc<Vec<Dir>>,
+}
+
+impl ConfinedFs {
+    /// Opens `host` (a directory) as the next preopen and returns the path
+    /// WASIX must register it under.
+    pub fn add(&mut self, host: &Path) -> io::Result<PathBuf> {
+        let dir = Dir::open_ambient_dir(host, cap_std::ambient_authority())?;
+        let mounts = Arc::get_mut(&mut self.mounts).expect("preopens are added before the file system is shared");
+        mounts.push(dir);
+        Ok(PathBuf::from(format!("/preopen-{}", mounts.len() - 1)))
+    }
+
+    /// The preopen a path is under and the path relative to it ("." for the
+    /// preopen itself). Only plain names are accepted below the preopen:
+    /// WASIX resolves `..` in its own tree, so one here is refused.
+    fn locate(&self, path: &Path) -> FsResult<(usize, PathBuf)> {
+        let mut parts = path.components();
+        if parts.next() != Some(Component::RootDir) {
+            return Err(FsError::PermissionDenied);
+        }
+        let index = match parts.next() {
+            Some(Component::Normal(name)) => name
+                .to_str()
+                .and_then(|n| n.strip_prefix("preopen-"))
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|i| *i < self.mounts.len())
+                .ok_or(FsError::PermissionDenied)?,
+            _ => return Err(FsError::PermissionDenied),
+        };
+        let mut rel = PathBuf::new();
+        for part in parts {
+            match part {
+                Component::Normal(name) => rel.push(name),
+                Component::CurDir => {}
+                _ => return Err(FsError::PermissionDenied),
+            }
+        }
+        if rel.as_os_str().is_empty() {
+            rel.push(".");
+        }
+        Ok((index, rel))
+    }
+
+    fn dir(&self, index: usize) -> &Dir {
+        &self.mounts[index]
+    }
+
+    /// A path below a preopen, never the preopen itself (for operations that
+    /// remove, create or rename the entry).
+    fn locate_entry(&self, path: &Path) -> FsResult<(usize, PathBuf)> {
+        let (index, rel) = self.locate(path)?;
+        if rel == Path::new(".") {
+            return Err(FsError::PermissionDenied);
+        }
+        Ok((index, rel))
+    }
+}
+
+fn is_root(path: &Path) -> bool {
+    path.components().eq([Component::RootDir])
+}
+
+/// io errors as WASI error codes; an escape attempt is a permission error.
+fn fs_error(e: io::Error) -> FsError {
+    match e.raw_os_error() {
+        Some(libc::EXDEV | libc::ELOOP | libc::EACCES | libc::EPERM) => FsError::PermissionDenied,
+        Some(libc::ENOTDIR) => FsError::BaseNotDirectory,
+        Some(libc::ENOTEMPTY) => FsError::DirectoryNotEmpty,
+        Some(libc::EISDIR) => FsError::NotAFile,
+        _ => e.into(),
+    }
+}
+
+fn nanos(t: io::Result<cap_std::time::SystemTime>) -> u64 {
+    t.ok()
+        .and_then(|t| t.into_std().duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+fn metadata(m: cap_std::fs::Metadata) -> Metadata {
+    let ft = m.file_type();
+    Metadata {
+        ft: FileType {
+            dir: ft.is_dir(),
+            file: ft.is_file(),
+            symlink: ft.is_symlink(),
+            char_device: ft.is_char_device(),
+            block_device: ft.is_block_device(),
+            socket: ft.is_socket(),
+            fifo: ft.is_fifo(),
+        },
+        accessed: nanos(m.accessed()),
+        created: nanos(m.created()),
+        modified: nanos(m.modified()),
+        len: m.len(),
+    }
+}
+
+impl virtual_fs::FileSystem for ConfinedFs {
+    fn readlink(&self, _path: &Path) -> FsResult<PathBuf> {
+        // Links are followed beneath the preopen and never shown to WASIX.
+        Err(FsError::InvalidInput)
+    }
+
+    fn read_dir(&self, path: &Path) -> FsResult<ReadDir> {
+        if is_root(path) {
+            return Ok(ReadDir::new(Vec::new()));
+        }
+        let (index, rel) = self.locate(path)?;
+        let dir = self.dir(index);
+        let mut entries = Vec::new();
+        for entry in dir.read_dir(&rel).map_err(fs_error)? {
+            let entry = entry.map_err(fs_error)?;
+            let name: OsString = entry.file_name();
+            // What a link points to, as lookups report it; the link itself if
+            // its target is outside or missing.
+            let meta = dir.metadata(rel.join(&name)).or_else(|_| entry.metadata()).map(metadata).map_err(fs_error);
+            entries.push(DirEntry { path: path.join(&name), metadata: meta });
+        }
+        entries.sort_by(|a, b| a.path.file_name().cmp(&b.path.file_name()));
+        Ok(ReadDir::new(entries))
+    }
+
+    fn create_dir(&self, path: &Path) -> FsResult<()> {
+        let (index, rel) = self.locate_entry(path)?;
+        self.dir(index).create_dir(rel).map_err(fs_error)
+    }
+
+    fn remove_dir(&self, path: &Path) -> FsResult<()> {
+        let (index, rel) = self.locate_entry(path)?;
+        self.dir(index).remove_dir(rel).map_err(fs_error)
+    }
+
+    fn rename<'a>(&'a self, from: &'a Path, to: &'a Path) -> Pin<Box<dyn std::future::Future<Output = FsResult<()>> + Send + 'a>> {
+        Box::pin(async move {
+            let (from_index, from_rel) = self.locate_entry(from)?;
+            let (to_index, to_rel) = self.locate_entry(to)?;
+            // One preopen at a time, like a rename across file systems.
+            if from_index != to_index {
+                return Err(FsError::PermissionDenied);
+            }
+            let dir = self.dir(from_index);
+            dir.rename(from_rel, dir, to_rel).map_err(fs_error)
+        })
+    }
+
+    fn metadata(&self, path: &Path) -> FsResult<Metadata> {
+        if is_root(path) {
+            // WASIX looks "/" up when a guest passes an absolute path to a
+            // path call; it is an empty directory.
+            return Ok(Metadata { ft: FileType { dir: true, ..FileType::default() }, ..Metadata::default() });
+        }
+        let (index, rel) = self.locate(path)?;
+        self.dir(index).metadata(rel).map(metadata).map_err(|e| match fs_error(e) {
+            // a link leading outside looks like a missing file
+            FsError::PermissionDenied => FsError::EntryNotFound,
+            other => other,
+        })
+    }
+
+    fn symlink_metadata(&self, path: &Path) -> FsResult<Metadata> {
+        self.metadata(path)
+    }
+
+    fn remove_file(&self, path: &Path) -> FsResult<()> {
+        let (index, rel) = self.locate_entry(path)?;
+        self.dir(index).remove_file(rel).map_err(fs_error)
+    }
+
+    fn new_open_options(&self) -> OpenOptions<'_> {
+        OpenOptions::new(self)
+    }
+
+    fn mount(&self, _name: String, _path: &Path, _fs: Box<dyn virtual_fs::FileSystem + Send + Sync>) -> FsResult<()> {
+        Err(FsError::Unsupported)
+    }
+}
+
+impl FileOpener for ConfinedFs {
+    fn open(&self, path: &Path, conf: &OpenOptionsConfig) -> FsResult<Box<dyn VirtualFile + Send + Sync + 'static>> {
+        let (index, rel) = self.locate(path)?;
+        // As the host file system of WASIX: truncate wins over append.
+        let append = conf.append() && !conf.truncate();
+        let mut options = HostOpenOptions::new();
+        options
+            .read(conf.read())
+            .write(conf.write())
+            .append(append)
+            .truncate(conf.truncate())
+            .create(conf.create())
+            .create_new(conf.create_new());
+        let file = self.dir(index).open_with(&rel, &options).map_err(fs_error)?.into_std();
+        let inner =
+            host_fs::File::new(tokio::runtime::Handle::current(), file, path.to_path_buf(), conf.read(), conf.write(), append);
+        Ok(Box::new(ConfinedFile { inner, fs: self.clone(), path: path.to_path_buf() }))
+    }
+}
+
+/// An open host file. Only `unlink` differs from WASIX's host file, which
+/// would remove the file by its (unconfined) host path.
+#[derive(Debug)]
+struct ConfinedFile {
+    inner: host_fs::File,
+    fs: ConfinedFs,
+    path: PathBuf,
+}
+
+impl VirtualFile for ConfinedFile {
+    fn last_accessed(&self) -> u64 {
+        self.inner.last_accessed()
+    }
+    fn last_modified(&self) -> u64 {
+        self.inner.last_modified()
+    }
+    fn created_time(&self) -> u64 {
+        self.inner.created_time()
+    }
+    fn set_times(&mut self, atime: Option<u64>, mtime: Option<u64>) -> FsResult<()> {
+        self.inner.set_times(atime, mtime)
+    }
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+    fn set_len(&mut self, new_size: u64) -> FsResult<()> {
+        self.inner.set_len(new_size)
+    }
+    fn unlink(&mut self) -> FsResult<()> {
+        virtual_fs::FileSystem::remove_file(&self.fs, &self.path)
+    }
+    fn is_open(&self) -> bool {
+        self.inner.is_open()
+    }
+    fn get_special_fd(&self) -> Option<u32> {
+        self.inner.get_special_fd()
+    }
+    fn poll_read_ready(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_read_ready(cx)
+    }
+    fn poll_write_ready(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_ready(cx)
+    }
+}
+
+impl AsyncRead for ConfinedFile {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for ConfinedFile {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+impl AsyncSeek for ConfinedFile {
+    fn start_seek(mut self: Pin<&mut Self>, position: io::SeekFrom) -> io::Result<()> {
+        Pin::new(&mut self.inner).start_seek(position)
+    }
+    fn poll_complete(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
+        Pin::new(&mut self.inner).poll_complete(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use virtual_fs::FileSystem;
+
+    fn setup() -> (tempfile::TempDir, ConfinedFs, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir(root.join("box")).unwrap();
+        std::fs::write(root.join("box/in.txt"), "inside").unwrap();
+        std::fs::write(root.join("secret.txt"), "outside").unwrap();
+        std::os::unix::fs::symlink("in.txt", root.join("box/sibling")).unwrap();
+        std::os::unix::fs::symlink("../secret.txt", root.join("box/up")).unwrap();
+        std::os::unix::fs::symlink(root.join("secret.txt"), root.join("box/abs")).unwrap();
+        std::os::unix::fs::symlink("/proc/self/root", root.join("box/proc")).unwrap();
+        let mut fs = ConfinedFs::default();
+        let key = fs.add(&root.join("box")).unwrap();
+        (tmp, fs, key)
+    }
+
+    #[test]
+    fn only_paths_below_a_preopen_resolve() {
+        let (_tmp, fs, key) = setup();
+        assert!(fs.metadata(&key).unwrap().is_dir());
+        assert!(fs.metadata(&key.join("in.txt")).unwrap().is_file());
+        for bad in ["x", "/x", "/preopen-1/in.txt", "/preopen-x", "/tmp", "/etc/passwd"] {
+            assert!(fs.metadata(Path::new(bad)).is_err(), "{bad}");
+            assert!(fs.new_open_options().read(true).open(bad).is_err(), "{bad}");
+            assert!(fs.new_open_options().write(true).create(true).open(bad).is_err(), "{bad}");
+            assert!(fs.create_dir(Path::new(bad)).is_err(), "{bad}");
+        }
+        // the virtual root is an empty directory
+        assert!(fs.metadata(Path::new("/")).unwrap().is_dir());
+        assert!(fs.read_dir(Path::new("/")).unwrap().is_empty());
+        assert!(fs.metadata(&key.join("../preopen-0/in.txt")).is_err(), ".. is WASIX's business");
+    }
+
+    #[test]
+    fn links_inside_are_followed_and_links_outside_refused() {
+        let (tmp, fs, key) = setup();
+        let sibling = fs.metadata(&key.join("sibling")).unwrap();
+        assert!(sibling.is_file() && !sibling.ft.symlink && sibling.len == 6);
+        for escaping in ["up", "abs", "proc", "proc/etc/passwd"] {
+            assert_eq!(fs.metadata(&key.join(escaping)).unwrap_err(), FsError::EntryNotFound, "{escaping}");
+            assert!(fs.new_open_options().read(true).open(key.join(escaping)).is_err(), "{escaping}");
+        }
+        // creating through a dangling link that points outside
+        std::os::unix::fs::symlink("../created.txt", tmp.path().join("box/dangling")).unwrap();
+        assert!(fs.new_open_options().write(true).create(true).open(key.join("dangling")).is_err());
+        assert!(!tmp.path().join("created.txt").exists());
+    }
+
+    #[test]
+    fn removing_or_renaming_the_preopen_itself_is_refused() {
+        let (_tmp, fs, key) = setup();
+        assert!(fs.remove_dir(&key).is_err());
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        assert!(rt.block_on(fs.rename(&key, Path::new("/preopen-0/x"))).is_err());
+        assert!(rt.block_on(fs.rename(&key.join("in.txt"), &key.join("moved.txt"))).is_ok());
+    }
+}
