@@ -40,6 +40,8 @@ python3 -c "import pytest" 2>/dev/null || py_missing+=(pytest)
 python3 -c "import pympistandard" 2>/dev/null || py_missing+=(pympistandard)
 python3 -c "import matplotlib" 2>/dev/null || py_missing+=(matplotlib)
 python3 -c "import pandas" 2>/dev/null || py_missing+=(pandas)
+# forging cache entries in the cache-trust tests
+python3 -c "import blake3" 2>/dev/null || py_missing+=(blake3)
 if ((${#py_missing[@]})); then
   echo "setup: pip installing ${py_missing[*]}"
   python3 -m pip install -q "${py_missing[@]}" 2>/dev/null \
