@@ -1,7 +1,8 @@
 /* hostile_datatype.c MODE: derived datatypes whose span overflows 32 or
  * 64 bits or leaves the memory at either end, datatype arrays, and
  * MPI_Pack/MPI_Unpack positions and sizes (see hostile.h). One rank.
- * MODE "spans" (the default) and "negative-extent" (a resized type with a
+ * MODE "spans" (the default), "wrapped-size" (types of 2^64 bytes, whose
+ * size wraps to 0 in size_t) and "negative-extent" (a resized type with a
  * negative extent: element i lies at buf + i * extent, below buf). */
 #include "hostile.h"
 
@@ -43,32 +44,13 @@ static int negative_extent(void) {
     return hostile_finish();
 }
 
-int main(int argc, char **argv) {
-    MPI_Init(&argc, &argv);
-    hostile_setup();
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (argc > 1 && !strcmp(argv[1], "negative-extent")) return negative_extent();
+/* Types of 2^64 bytes: the size wraps to 0 in the host's size_t. */
+static int wrapped_size(void) {
     int rc, buf[64];
-    char *t;
     for (int i = 0; i < 64; i++) buf[i] = 100 + i;
-
-    /* 4 GiB + 4 bytes: the span overflows 32 bits */
-    MPI_Datatype g4, g62, g64, g64s;
-    MPI_Type_contiguous(0x40000001, MPI_INT, &g4);
-    MPI_Type_commit(&g4);
-    rc = send_self(buf, 1, g4, 1);
-    expect("type of 4 GiB + 4 bytes", rc, MPI_ERR_BUFFER, 1);
-    rc = send_self(buf, 0x7fffffff, MPI_DOUBLE, 2);
-    expect("count x extent just under 16 GiB", rc, MPI_ERR_BUFFER, 1);
-
-    /* 2^62 bytes, then 2^64: the span overflows 64 bits (wraps to 0 in
-     * size_t arithmetic) */
-    MPI_Datatype g32;
+    MPI_Datatype g32, g62, g64, g64s;
     MPI_Type_contiguous(1 << 30, MPI_INT, &g32);          /* 2^32 */
-    rc = MPI_Type_contiguous(1 << 30, g32, &g62);         /* 2^62 */
-    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&g62);
-    if (rc == MPI_SUCCESS) rc = send_self(buf, 1, g62, 3);
-    expect_error("type of 2^62 bytes", rc, 1);
+    MPI_Type_contiguous(1 << 30, g32, &g62);              /* 2^62 */
     rc = MPI_Type_contiguous(4, g62, &g64);               /* 2^64 */
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&g64);
     if (rc == MPI_SUCCESS) rc = send_self(buf, 1, g64, 4);
@@ -85,11 +67,42 @@ int main(int argc, char **argv) {
     if (rc == MPI_SUCCESS) rc = send_self(buf, 1, g64s, 5);
     expect("struct holding a type of 2^64 bytes", rc, rc == MPI_SUCCESS ? MPI_SUCCESS : class_of(rc),
            rc != MPI_SUCCESS || (sent_bytes == 4 && sent_first == buf[4]));
+    return hostile_finish();
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    hostile_setup();
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (argc > 1 && !strcmp(argv[1], "negative-extent")) return negative_extent();
+    if (argc > 1 && !strcmp(argv[1], "wrapped-size")) return wrapped_size();
+    int rc, buf[64];
+    char *t;
+    for (int i = 0; i < 64; i++) buf[i] = 100 + i;
+
+    /* 4 GiB + 4 bytes: the span overflows 32 bits */
+    MPI_Datatype g4, g62;
+    MPI_Type_contiguous(0x40000001, MPI_INT, &g4);
+    MPI_Type_commit(&g4);
+    rc = send_self(buf, 1, g4, 1);
+    expect("type of 4 GiB + 4 bytes", rc, MPI_ERR_BUFFER, 1);
+    rc = send_self(buf, 0x7fffffff, MPI_DOUBLE, 2);
+    expect("count x extent just under 16 GiB", rc, MPI_ERR_BUFFER, 1);
+
+    /* 2^62 bytes: the span fits 64 bits but not the memory */
+    MPI_Datatype g32;
+    MPI_Type_contiguous(1 << 30, MPI_INT, &g32);          /* 2^32 */
+    rc = MPI_Type_contiguous(1 << 30, g32, &g62);         /* 2^62 */
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&g62);
+    if (rc == MPI_SUCCESS) rc = send_self(buf, 1, g62, 3);
+    expect_error("type of 2^62 bytes", rc, 1);
     rc = send_self(buf, 0x7fffffff, g62, 6);
     expect_error("count 2^31-1 of a type of 2^62 bytes", rc, 1);
 
     /* lower bounds: negative, below address 0, past the end */
-    MPI_Datatype neg, far, tiny;
+    MPI_Datatype neg, far, tiny, parts[2] = {g62, MPI_INT};
+    int bl[2] = {1, 1};
+    MPI_Aint disp[2];
     MPI_Type_create_resized(MPI_INT, -64, 68, &neg); /* true lb 0: fine at 0 */
     MPI_Type_commit(&neg);
     rc = send_self((void *)0, 1, neg, 7);
