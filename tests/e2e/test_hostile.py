@@ -20,6 +20,7 @@ RUNS = {
     ("hostile_coll.c", "arrays", 3): "main",
     ("hostile_datatype.c", "spans", 1): "main",
     ("hostile_datatype.c", "wrapped-size", 1): "wrapped_size",
+    ("hostile_datatype.c", "unpack-at-end", 1): "unpack_at_end",
     ("hostile_strings.c", None, 2): "main",
     ("hostile_callbacks.c", "args", 2): "main",
 }
