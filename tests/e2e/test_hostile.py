@@ -18,6 +18,7 @@ HOST_CRASH = ("panicked", "Segmentation fault", "overflowed its stack", "core du
 RUNS = {
     ("hostile_p2p.c", None, 2): "main",
     ("hostile_coll.c", "arrays", 3): "main",
+    ("hostile_coll.c", "counts-changed-after-call", 3): "nonblocking_counts_changed",
     ("hostile_datatype.c", "spans", 1): "main",
     ("hostile_datatype.c", "wrapped-size", 1): "wrapped_size",
     ("hostile_datatype.c", "unpack-at-end", 1): "unpack_at_end",

@@ -4,7 +4,9 @@
  * significant at that rank, so all of them fail locally and none waits
  * for the others. MODE "counts-changed": a user reduction function
  * rewrites the recvcounts array of the MPI_Reduce_scatter that runs it;
- * the host must keep using the counts it checked. */
+ * the host must keep using the counts it checked. MODE
+ * "counts-changed-after-call": nonblocking v-collectives whose arrays the
+ * guest rewrites before MPI_Wait. */
 #include "hostile.h"
 
 #include <stdlib.h>
@@ -40,6 +42,40 @@ static int counts_changed(void) {
     return hostile_finish();
 }
 
+/* Nonblocking v-collectives whose count and displacement arrays the guest
+ * rewrites between the call and MPI_Wait: the host must use the values
+ * of the call (the standard forbids the change; a hostile guest does it). */
+static int nonblocking_counts_changed(void) {
+    static int counts[64], displs[64], rcounts[64], rdispls[64], send[64];
+    for (int i = 0; i < np; i++) { counts[i] = rcounts[i] = 1; displs[i] = rdispls[i] = i; send[i] = 1000 + me; }
+    MPI_Request r;
+    int rc = MPI_Ialltoallv(send, counts, displs, MPI_INT, landing, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) { counts[i] = rcounts[i] = 1 << 20; displs[i] = rdispls[i] = 0; }
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int stray = 0, right = 1;
+    for (int i = 0; i < np; i++) right &= landing[i] == 1000 + i;
+    for (int i = np; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("ialltoallv arrays rewritten before the wait", rc, MPI_SUCCESS, right && !stray);
+    memset(landing, 0, sizeof landing);
+    for (int i = 0; i < np; i++) rcounts[i] = 1;
+    rc = MPI_Ireduce_scatter(send, landing, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) rcounts[i] = 1 << 20;
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    stray = 0;
+    for (int i = 1; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("ireduce_scatter recvcounts rewritten before the wait", rc, MPI_SUCCESS, landing[0] == 1000 * np + np * (np - 1) / 2 && !stray);
+    memset(landing, 0, sizeof landing);
+    for (int i = 0; i < np; i++) { rcounts[i] = 1; rdispls[i] = i; }
+    rc = MPI_Igatherv(send, 1, MPI_INT, landing, rcounts, rdispls, MPI_INT, 0, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) { rcounts[i] = 1 << 20; rdispls[i] = 0; }
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    stray = 0, right = 1;
+    for (int i = 0; i < np; i++) right &= landing[i] == (me == 0 ? 1000 + i : 0);
+    for (int i = np; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("igatherv recvcounts and displs rewritten before the wait", rc, MPI_SUCCESS, right && !stray);
+    return hostile_finish();
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     hostile_setup();
@@ -47,6 +83,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (np > 64) MPI_Abort(MPI_COMM_WORLD, 2);
     if (argc > 1 && !strcmp(argv[1], "counts-changed")) return counts_changed();
+    if (argc > 1 && !strcmp(argv[1], "counts-changed-after-call")) return nonblocking_counts_changed();
     int rc, root = 0, is_root = me == root;
     int counts[64], displs[64], big[64], data[256];
     MPI_Datatype types[64];
