@@ -137,6 +137,37 @@ int main(int argc, char **argv) {
     expect("MPI_BOTTOM second block crossing the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
     MPI_Type_free(&abs_t);
 
+    /* more statuses, flags and handles in the last bytes */
+    int flag = -1;
+    MPI_Irecv(buf, 1, MPI_INT, me, 20, MPI_COMM_WORLD, &reqs[0]);
+    t = tail(2);
+    rc = MPI_Request_get_status(reqs[0], (int *)t, &st);
+    expect("request_get_status flag past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    t = tail(16);
+    rc = MPI_Request_get_status(reqs[0], &flag, (MPI_Status *)t);
+    expect("request_get_status status past the end", rc, MPI_ERR_BUFFER, untouched(t, 16));
+    MPI_Send(buf + 1, 1, MPI_INT, me, 20, MPI_COMM_WORLD);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    t = tail(2);
+    rc = MPI_Iprobe(me, 21, MPI_COMM_WORLD, (int *)t, MPI_STATUS_IGNORE);
+    expect("iprobe flag past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    MPI_Request sreq;
+    MPI_Isend(buf, 1, MPI_INT, me, 22, MPI_COMM_WORLD, &sreq);
+    t = tail(2);
+    rc = MPI_Mprobe(me, 22, MPI_COMM_WORLD, (MPI_Message *)t, MPI_STATUS_IGNORE);
+    expect("mprobe message handle past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    MPI_Recv(buf + 2, 1, MPI_INT, me, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+    t = tail(16);
+    rc = MPI_Status_set_elements((MPI_Status *)t, MPI_INT, 3);
+    expect("status_set_elements status past the end", rc, MPI_ERR_BUFFER, untouched(t, 16));
+    t = tail(2);
+    rc = MPI_Get_elements(&st, MPI_INT, (int *)t);
+    expect("get_elements result past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    t = tail(2);
+    rc = MPI_Test_cancelled(&st, (int *)t);
+    expect("test_cancelled flag past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+
     /* Buffer_attach at the end of memory */
     t = tail(16);
     rc = MPI_Buffer_attach(t, 32);

@@ -134,6 +134,23 @@ int main(int argc, char **argv) {
     *in = 0;
     rc = MPI_Group_translate_ranks(world, 2, in, world, ranks);
     expect("group_translate_ranks input past the end", rc, MPI_ERR_BUFFER, 1);
+    int *rk = tail(4); /* rank 0, then the end of memory */
+    *rk = 0;
+    MPI_Group g2 = MPI_GROUP_NULL;
+    rc = MPI_Group_incl(world, 2, rk, &g2);
+    expect("group_incl ranks past the end", rc, MPI_ERR_BUFFER, g2 == MPI_GROUP_NULL);
+    int range[3] = {0, 0, 1};
+    t = tail(2);
+    rc = MPI_Group_range_incl(world, 1, (int (*)[3])range, (MPI_Group *)t);
+    expect("group_range_incl handle past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    t = tail(2);
+    rc = MPI_Group_size(world, (int *)t);
+    expect("group_size result past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
+    int *dims = tail(4), periods[2] = {0, 0};
+    *dims = 1;
+    MPI_Comm cart = MPI_COMM_NULL;
+    rc = MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    expect("cart_create dims past the end", rc, MPI_ERR_BUFFER, cart == MPI_COMM_NULL);
     t = tail(2);
     rc = MPI_Group_free((MPI_Group *)t);
     expect("group_free handle past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));
