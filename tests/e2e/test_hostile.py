@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import PROGRAMS
+from conftest import MPI, PROGRAMS
 
 HOST_CRASH = ("panicked", "Segmentation fault", "overflowed its stack", "core dumped", "SIGSEGV", "signal 11", "Bus error")
 
@@ -87,9 +87,20 @@ def test_hostile_arguments_give_error_classes(build, run_wasm, program, mode, np
     run_cases(build, run_wasm, program, mode, np, RUNS[(program, mode, np)])
 
 
+# Open: the count arrays of a blocking collective stay in guest memory while
+# the host runs the guest's user function (docs/security-hostile.md). Strict:
+# once fixed, this marker must go.
+COUNTS_IN_GUEST_MEMORY = pytest.mark.xfail(
+    MPI == "openmpi", strict=True, reason="Open MPI rereads recvcounts after the user function rewrote them"
+)
+
+
 @pytest.mark.parametrize(
     "program,mode,np,function",
-    [("hostile_datatype.c", "negative-extent", 1, "negative_extent"), ("hostile_coll.c", "counts-changed", 2, None)],
+    [
+        ("hostile_datatype.c", "negative-extent", 1, "negative_extent"),
+        pytest.param("hostile_coll.c", "counts-changed", 2, None, marks=COUNTS_IN_GUEST_MEMORY),
+    ],
     ids=["negative-extent", "counts-changed"],
 )
 def test_pending_holes(build, run_wasm, program, mode, np, function):
