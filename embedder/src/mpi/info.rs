@@ -66,7 +66,11 @@ pub fn delete(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32) -> Result<i32,
     })
 }
 
-/// Copies at most `valuelen` characters and a terminator, as MPI does.
+/// Copies at most `valuelen` characters and a terminator, as the standard
+/// says. The host is asked for the whole value (its length first), so its
+/// own handling of `valuelen` never applies: MPICH 4.0 reports a truncated
+/// value as an error and returns an empty string for `valuelen` = INT_MAX
+/// (`valuelen + 1` overflows), and no host buffer is sized by the guest.
 pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -75,15 +79,15 @@ pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, va
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative valuelen {valuelen}")));
         }
         cx.mem.range(flag, 4)?;
-        let mut buf = vec![0u8; valuelen as usize + 1];
-        let mut f = 0;
-        cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), valuelen, buf.as_mut_ptr() as *mut _, &mut f) })?;
+        let (mut len, mut f) = (0, 0);
+        cx.host(unsafe { ffi::MPI_Info_get_valuelen(i.0, k.as_ptr(), &mut len, &mut f) })?;
         if f != 0 {
-            let n = buf.iter().position(|&b| b == 0).unwrap_or(valuelen as usize);
-            cx.mem.write_bytes(value, &buf[..=n.min(valuelen as usize)])?;
-            if n >= valuelen as usize {
-                cx.mem.write_bytes(value + valuelen as u32, &[0])?;
-            }
+            let mut buf = vec![0u8; len.max(0) as usize + 1];
+            cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), len.max(0), buf.as_mut_ptr() as *mut _, &mut f) })?;
+            let n = buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1).min(valuelen as usize);
+            buf.truncate(n);
+            buf.push(0);
+            cx.mem.write_bytes(value, &buf)?;
         }
         Ok(cx.mem.write_i32(flag, f)?)
     })

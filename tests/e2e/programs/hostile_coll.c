@@ -1,0 +1,161 @@
+/* hostile_coll.c MODE: v- and w-collective count, displacement and
+ * datatype arrays, at the root and elsewhere (see hostile.h).
+ * MODE "arrays": every rank passes a hostile value in an argument that is
+ * significant at that rank, so all of them fail locally and none waits
+ * for the others. MODE "counts-changed": a user reduction function
+ * rewrites the recvcounts array of the MPI_Reduce_scatter that runs it;
+ * the host must keep using the counts it checked. MODE
+ * "counts-changed-after-call": nonblocking v-collectives whose arrays the
+ * guest rewrites before MPI_Wait. */
+#include "hostile.h"
+
+#include <stdlib.h>
+
+static int me, np;
+
+/* Counts the reduction below rewrites while its collective runs. */
+static int live_counts[64];
+static void rewriting_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
+    (void)dt;
+    for (int i = 0; i < np; i++) live_counts[i] = 1 << 20;
+    for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((int *)in)[i];
+}
+
+/* 4 MiB + a little, zero: host bytes would show up here */
+static int landing[(1 << 20) + 64];
+
+static int counts_changed(void) {
+    MPI_Op op;
+    MPI_Op_create(rewriting_sum, 0, &op); /* not commutative */
+    int send[64];
+    for (int i = 0; i < np; i++) { live_counts[i] = 1; send[i] = i + 1; }
+    int rc = MPI_Reduce_scatter(send, landing, live_counts, MPI_INT, op, MPI_COMM_WORLD);
+    int stray = 0;
+    for (int i = 1; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    /* the result is defined by the counts at the call: one int, rank+1 times np */
+    int ok = rc == MPI_SUCCESS && landing[0] == (me + 1) * np && stray == 0;
+    printf("reduce_scatter counts rewritten by the user function %s", ok ? "ok\n" : "FAILED: ");
+    if (!ok) printf("rc %d, result %d, %d non-zero ints past the result\n", rc, landing[0], stray);
+    fflush(stdout);
+    failures += !ok;
+    MPI_Op_free(&op);
+    return hostile_finish();
+}
+
+/* Nonblocking v-collectives whose count and displacement arrays the guest
+ * rewrites between the call and MPI_Wait: the host must use the values
+ * of the call (the standard forbids the change; a hostile guest does it). */
+static int nonblocking_counts_changed(void) {
+    static int counts[64], displs[64], rcounts[64], rdispls[64], send[64];
+    for (int i = 0; i < np; i++) { counts[i] = rcounts[i] = 1; displs[i] = rdispls[i] = i; send[i] = 1000 + me; }
+    MPI_Request r;
+    int rc = MPI_Ialltoallv(send, counts, displs, MPI_INT, landing, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) { counts[i] = rcounts[i] = 1 << 20; displs[i] = rdispls[i] = 0; }
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int stray = 0, right = 1;
+    for (int i = 0; i < np; i++) right &= landing[i] == 1000 + i;
+    for (int i = np; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("ialltoallv arrays rewritten before the wait", rc, MPI_SUCCESS, right && !stray);
+    memset(landing, 0, sizeof landing);
+    for (int i = 0; i < np; i++) rcounts[i] = 1;
+    rc = MPI_Ireduce_scatter(send, landing, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) rcounts[i] = 1 << 20;
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    stray = 0;
+    for (int i = 1; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("ireduce_scatter recvcounts rewritten before the wait", rc, MPI_SUCCESS, landing[0] == 1000 * np + np * (np - 1) / 2 && !stray);
+    memset(landing, 0, sizeof landing);
+    for (int i = 0; i < np; i++) { rcounts[i] = 1; rdispls[i] = i; }
+    rc = MPI_Igatherv(send, 1, MPI_INT, landing, rcounts, rdispls, MPI_INT, 0, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < np; i++) { rcounts[i] = 1 << 20; rdispls[i] = 0; }
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    stray = 0, right = 1;
+    for (int i = 0; i < np; i++) right &= landing[i] == (me == 0 ? 1000 + i : 0);
+    for (int i = np; i < (1 << 20) + 64; i++) stray += landing[i] != 0;
+    expect("igatherv recvcounts and displs rewritten before the wait", rc, MPI_SUCCESS, right && !stray);
+    return hostile_finish();
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    hostile_setup();
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np > 64) MPI_Abort(MPI_COMM_WORLD, 2);
+    if (argc > 1 && !strcmp(argv[1], "counts-changed")) return counts_changed();
+    if (argc > 1 && !strcmp(argv[1], "counts-changed-after-call")) return nonblocking_counts_changed();
+    int rc, root = 0, is_root = me == root;
+    int counts[64], displs[64], big[64], data[256];
+    MPI_Datatype types[64];
+    for (int i = 0; i < np; i++) { counts[i] = 1; displs[i] = i; types[i] = MPI_INT; }
+    for (int i = 0; i < 256; i++) data[i] = i;
+    char *t;
+
+    /* Gatherv: root's recvcounts run past the end; the others' sendbuf does */
+    t = tail(4 * np - 2);
+    rc = is_root ? MPI_Gatherv(data, 1, MPI_INT, data + 64, (int *)t, displs, MPI_INT, root, MPI_COMM_WORLD)
+                 : MPI_Gatherv(tail(2), 1, MPI_INT, NULL, NULL, NULL, MPI_INT, root, MPI_COMM_WORLD);
+    expect(is_root ? "gatherv recvcounts past the end (root)" : "gatherv sendbuf past the end (non-root)", rc, MPI_ERR_BUFFER, 1);
+
+    /* Gatherv: root's displacement puts a block past the end; others send a negative count */
+    for (int i = 0; i < np; i++) big[i] = i;
+    big[np - 1] = 0x7ffffff0; /* x 4 bytes: far past memory, and over 32 bits */
+    rc = is_root ? MPI_Gatherv(data, 1, MPI_INT, data + 64, counts, big, MPI_INT, root, MPI_COMM_WORLD)
+                 : MPI_Gatherv(data, -1, MPI_INT, NULL, NULL, NULL, MPI_INT, root, MPI_COMM_WORLD);
+    expect(is_root ? "gatherv displacement past the end (root)" : "gatherv negative count (non-root)", rc,
+           is_root ? MPI_ERR_BUFFER : MPI_ERR_COUNT, 1);
+
+    /* Scatterv: root's negative displacement reaches below address 0; others receive past the end */
+    for (int i = 0; i < np; i++) big[i] = -0x10000000;
+    t = tail(2);
+    rc = is_root ? MPI_Scatterv((void *)64, counts, big, MPI_INT, data, 1, MPI_INT, root, MPI_COMM_WORLD)
+                 : MPI_Scatterv(NULL, NULL, NULL, MPI_INT, t, 1, MPI_INT, root, MPI_COMM_WORLD);
+    expect(is_root ? "scatterv displacement below address 0 (root)" : "scatterv recvbuf past the end (non-root)", rc,
+           MPI_ERR_BUFFER, is_root || untouched(t, 2));
+
+    /* Scatterv: root's sendcounts make a block run past the end; others' recvcount x size wraps 32 bits */
+    for (int i = 0; i < np; i++) big[i] = 0x20000000;
+    rc = is_root ? MPI_Scatterv(data, big, displs, MPI_DOUBLE, data, 1, MPI_INT, root, MPI_COMM_WORLD)
+                 : MPI_Scatterv(NULL, NULL, NULL, MPI_INT, data, 0x40000001, MPI_INT, root, MPI_COMM_WORLD);
+    expect(is_root ? "scatterv count x extent over 32 bits (root)" : "scatterv recvcount x size over 32 bits (non-root)",
+           rc, MPI_ERR_BUFFER, 1);
+
+    /* Allgatherv / Alltoallv: the arrays every rank reads */
+    rc = MPI_Allgatherv(data, 1, MPI_INT, data + 64, (int *)tail(2), displs, MPI_INT, MPI_COMM_WORLD);
+    expect("allgatherv recvcounts past the end", rc, MPI_ERR_BUFFER, 1);
+    rc = MPI_Allgatherv(data, 1, MPI_INT, data + 64, counts, (int *)0xfffffffcu, MPI_INT, MPI_COMM_WORLD);
+    expect("allgatherv displs wrapping at 4 GiB", rc, MPI_ERR_BUFFER, 1);
+    for (int i = 0; i < np; i++) big[i] = -1;
+    rc = MPI_Alltoallv(data, counts, displs, MPI_INT, data + 64, big, displs, MPI_INT, MPI_COMM_WORLD);
+    expect("alltoallv negative recvcounts", rc, MPI_ERR_COUNT, 1);
+    for (int i = 0; i < np; i++) big[i] = (int)(mem_end() / 4);
+    rc = MPI_Alltoallv(data, counts, big, MPI_INT, data + 64, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    expect("alltoallv sdispls past the end", rc, MPI_ERR_BUFFER, 1);
+    rc = MPI_Reduce_scatter(data, data + 64, (int *)tail(2), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("reduce_scatter recvcounts past the end", rc, MPI_ERR_BUFFER, 1);
+    for (int i = 0; i < np; i++) big[i] = 0x7fffffff;
+    rc = MPI_Reduce_scatter(data, data + 64, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("reduce_scatter recvcounts summing over 32 bits", rc, MPI_ERR_BUFFER, 1);
+
+    /* Alltoallw: datatype arrays and byte displacements */
+    rc = MPI_Alltoallw(data, counts, displs, types, data + 64, counts, displs, (MPI_Datatype *)tail(2), MPI_COMM_WORLD);
+    expect("alltoallw recvtypes past the end", rc, MPI_ERR_BUFFER, 1);
+    MPI_Datatype bogus[64];
+    for (int i = 0; i < np; i++) bogus[i] = (MPI_Datatype)0x7ff00001;
+    rc = MPI_Alltoallw(data, counts, displs, bogus, data + 64, counts, displs, types, MPI_COMM_WORLD);
+    expect("alltoallw invalid sendtypes", rc, MPI_ERR_TYPE, 1);
+    for (int i = 0; i < np; i++) big[i] = (int)(mem_end() - 2 - (uintptr_t)(data + 64));
+    rc = MPI_Alltoallw(data, counts, displs, types, data + 64, counts, big, types, MPI_COMM_WORLD);
+    expect("alltoallw rdispls (bytes) crossing the end", rc, MPI_ERR_BUFFER, 1);
+    for (int i = 0; i < np; i++) big[i] = -(int)(uintptr_t)data - 64;
+    rc = MPI_Alltoallw(data, counts, big, types, data + 64, counts, displs, types, MPI_COMM_WORLD);
+    expect("alltoallw sdispls below address 0", rc, MPI_ERR_BUFFER, 1);
+    rc = MPI_Alltoallw(data, (int *)tail(2), displs, types, data + 64, counts, displs, types, MPI_COMM_WORLD);
+    expect("alltoallw sendcounts past the end", rc, MPI_ERR_BUFFER, 1);
+
+    /* the job is still consistent: a real collective works */
+    int sum = 0, one = 1;
+    rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("allreduce after the hostile calls", rc, MPI_SUCCESS, sum == np);
+    return hostile_finish();
+}
