@@ -2,7 +2,7 @@
 # make test   set up, build, run the unit and end-to-end tests
 # make bench  native vs wasm benchmarks, tidy CSVs, plots and a report (RANKS=1,2 REPS=3)
 # MPI=mpich   use MPICH instead of OpenMPI (the embedder is rebuilt against it)
-# make test-mpich-faults  the fault-timing tests on MPICH too (a second embedder in target-mpich)
+# make test-mpich-sandbox  the fault-timing and hostile-guest tests on MPICH too (a second embedder in target-mpich)
 
 MPI ?= openmpi
 NP ?= 4
@@ -22,7 +22,7 @@ EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 RANKS ?= 1,2
 REPS ?= 3
 
-.PHONY: all setup build examples demo test unit e2e test-mpich-faults bench clean
+.PHONY: all setup build examples demo test unit e2e test-mpich-sandbox bench clean
 
 all: build examples
 
@@ -54,20 +54,20 @@ e2e: build
 	python3 -m pytest -q tests
 
 # with OpenMPI as the main MPI, the fault-timing tests also run on MPICH
-test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich-faults)
+test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich-sandbox)
 
 # A second embedder built against MPICH in its own target directory, seeded
 # from target/ (only the MPI crates and the embedder recompile); as in
 # `build`, the MPI crates are rebuilt when the directory held another MPI.
 MPICH_TARGET := target-mpich
-test-mpich-faults: build
+test-mpich-sandbox: build
 	@if [ ! -d $(MPICH_TARGET) ] && [ -d target ]; then cp -a target $(MPICH_TARGET); fi
 	@if [ -f $(MPICH_TARGET)/release/.mpi ] && [ "$$(cat $(MPICH_TARGET)/release/.mpi)" != mpich ] || \
 	    { [ ! -f $(MPICH_TARGET)/release/.mpi ] && [ -d $(MPICH_TARGET)/release ]; }; then \
 	  CARGO_TARGET_DIR=$(MPICH_TARGET) cargo clean --release -q -p mpi-sys -p mpi -p embedder; fi
 	CARGO_TARGET_DIR=$(MPICH_TARGET) MPICC=mpicc.mpich cargo build --release
 	@echo mpich > $(MPICH_TARGET)/release/.mpi
-	EMBEDDER_BIN=$(MPICH_TARGET)/release/embedder EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_fault_timing.py
+	EMBEDDER_BIN=$(MPICH_TARGET)/release/embedder EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
 
 # native vs wasm, interleaved; results/<timestamp>/ with CSVs, plots and report.md
 bench: build

@@ -243,14 +243,15 @@ def gen_fn(f):
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
-            # int arrays are the same on both sides: handed over in place
+            # inputs: host copies (guest code may run before the host is done)
             cond = significance(f, p, rooted)
             body.append(f"let {n}_ = if {cond} {{ cx.int_array({n}, {peers(f, p['name'])})? }} else {{ std::ptr::null() }};")
             args.append(f"{n}_")
         elif k in INT_ARRAYS and p["length"]:
-            # int arrays are the same on both sides: handed over in place
-            # (rank lists, [n][3] range triples, topology arrays)
-            body.append(f"let {n}_ = cx.int_array({n}, {array_length(f, p)})?;")
+            # rank lists, [n][3] range triples, topology arrays: inputs as
+            # host copies, outputs in place (C `int` is the same on both sides)
+            fn_ = "int_array" if d == "in" else "int_array_out"
+            body.append(f"let {n}_ = cx.{fn_}({n}, {array_length(f, p)})?;")
             args.append(f"{n}_ as _")
         elif k == "WEIGHT":
             # the standard ABI's MPI_UNWEIGHTED/MPI_WEIGHTS_EMPTY become the host's

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import MPI, PROGRAMS
+from conftest import PROGRAMS
 
 HOST_CRASH = ("panicked", "Segmentation fault", "overflowed its stack", "core dumped", "SIGSEGV", "signal 11", "Bus error")
 
@@ -87,27 +87,19 @@ def test_hostile_arguments_give_error_classes(build, run_wasm, program, mode, np
     run_cases(build, run_wasm, program, mode, np, RUNS[(program, mode, np)])
 
 
-# Open: the count arrays of a blocking collective stay in guest memory while
-# the host runs the guest's user function (docs/security-hostile.md). Strict:
-# once fixed, this marker must go.
-COUNTS_IN_GUEST_MEMORY = pytest.mark.xfail(
-    MPI == "openmpi", strict=True, reason="Open MPI rereads recvcounts after the user function rewrote them"
-)
-
-
 @pytest.mark.parametrize(
     "program,mode,np,function",
     [
         ("hostile_datatype.c", "negative-extent", 1, "negative_extent"),
-        pytest.param("hostile_coll.c", "counts-changed", 2, None, marks=COUNTS_IN_GUEST_MEMORY),
+        ("hostile_coll.c", "counts-changed", 2, None),
     ],
     ids=["negative-extent", "counts-changed"],
 )
-def test_pending_holes(build, run_wasm, program, mode, np, function):
-    """Holes found by these programs, fixed elsewhere or still open (see
-    docs/security-hostile.md): negative extents escaping the span check
-    (issue 9, item 1); count arrays the host reads in guest memory after a
-    user reduction function rewrote them (MPI_Reduce_scatter)."""
+def test_holes_found_by_these_programs(build, run_wasm, program, mode, np, function):
+    """Holes these programs found (see docs/security-hostile.md): negative
+    extents escaping the span check; count arrays the host read in guest
+    memory after a user reduction function rewrote them (Open MPI's
+    MPI_Reduce_scatter reads recvcounts again: now it reads a host copy)."""
     if function:
         run_cases(build, run_wasm, program, mode, np, function, timeout=60)
         return

@@ -4,7 +4,7 @@
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::{call, Ctx, RequestEntry},
+    context::{call, Ctx},
     errors::{Fatal, MpiResult},
     MpiEnv,
 };
@@ -32,7 +32,7 @@ impl Side {
 /// `n` blocks; `aint_displs` selects MPI_Aint displacements; `in_place`:
 /// whether this side accepts MPI_IN_PLACE (an error otherwise).
 #[allow(clippy::too_many_arguments)]
-pub fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool, in_place: bool) -> MpiResult<Side> {
+pub fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
     if cx.in_place_arg(buf, in_place)? {
         return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: Box::new([]) });
@@ -53,7 +53,7 @@ pub fn side(cx: &Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, ai
     Ok(Side { buf, counts: c, displs: if aint_displs { none } else { d }, wide: wide.into(), types: host_types.into() })
 }
 
-fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
+fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     let c = cx.comm(comm)?;
     let n = c.peers;
@@ -89,7 +89,7 @@ pub fn ialltoallw(
         cx.host(unsafe {
             ffi::MPI_Ialltoallw(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c.0, &mut req.0)
         })?;
-        let mut entry = RequestEntry::new(req, false);
+        let mut entry = cx.request_entry(req, false);
         entry.keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)

@@ -3,7 +3,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr,
-    context::{call, CommEntry, RequestEntry},
+    context::{call, CommEntry},
     generated,
     errors::{Fatal, MpiError},
     MpiEnv,
@@ -87,7 +87,7 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
             cx.bridge.release_errhandler(errhandler);
             return Err(e);
         }
-        let mut entry = RequestEntry::new(r, false);
+        let mut entry = cx.request_entry(r, false);
         entry.new_comm = Some(slot);
         let handle = cx.bridge.requests.insert(entry);
         cx.mem.write_i32(newcomm, guest)?;

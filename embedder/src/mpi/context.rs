@@ -99,12 +99,10 @@ pub struct RequestEntry {
     /// types, Ineighbor_alltoallw's widened displacements).
     #[allow(dead_code)] // held, never read: it only has to live
     pub keep: Option<Box<dyn std::any::Any>>,
-}
-
-impl RequestEntry {
-    pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
-        Self { host, persistent, new_comm: None, keep: None }
-    }
+    /// Host copies of the guest int arrays (counts, displacements) the
+    /// operation reads until it completes.
+    #[allow(dead_code)] // held, never read: it only has to live
+    arrays: Vec<Box<[i32]>>,
 }
 
 pub struct Bridge {
@@ -247,6 +245,10 @@ pub struct Ctx<'a> {
     /// For guest callbacks and allocations (valid for the call).
     store: *mut StoreMut<'a>,
     fns: *const GuestFns,
+    /// Host copies of the guest int arrays handed to the host in this call
+    /// (see `int_array`); dropped when the call returns unless a request
+    /// takes them.
+    arrays: Vec<Box<[i32]>>,
 }
 
 /// Runs one MPI function body and turns its result into what the guest
@@ -272,7 +274,7 @@ pub fn call(
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
     let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
-    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns) };
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), arrays: Vec::new() };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
     drop(active);
@@ -297,7 +299,7 @@ impl<'a> Ctx<'a> {
     /// translation helpers (callbacks and allocation are unavailable).
     #[cfg(test)]
     pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
-        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null() }
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), arrays: Vec::new() }
     }
 }
 
@@ -491,11 +493,24 @@ impl Ctx<'_> {
         Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
     }
 
-    /// A guest int array handed to the host in place (C `int` is the same
-    /// on both sides).
+    /// A guest int array (counts, displacements, ranks) for the host: a host
+    /// copy, never the guest's memory, because guest code can run while the
+    /// host still reads the array — a user reduction function in the middle
+    /// of MPI_Reduce_scatter (Open MPI reads `recvcounts` again after it), or
+    /// anything before a nonblocking operation completes — and the buffers
+    /// were checked against the values read now.
+    pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
+        let copy: Box<[i32]> = self.ints(ptr, n)?.collect();
+        let p = copy.as_ptr();
+        self.arrays.push(copy); // a Box's contents never move
+        Ok(p)
+    }
+
+    /// A guest int array the host writes (results, no guest code runs
+    /// meanwhile): checked and handed over in place.
     #[inline]
-    pub fn int_array(&self, ptr: u32, n: i64) -> MpiResult<*const i32> {
-        Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32)
+    pub fn int_array_out(&self, ptr: u32, n: i64) -> MpiResult<*mut i32> {
+        Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *mut i32)
     }
 
     pub fn sum_ints(&self, ptr: u32, n: i64) -> MpiResult<i64> {
@@ -565,9 +580,16 @@ impl Ctx<'_> {
         let handle = if host_mpi::is_null_request(host) {
             abi::c::MPI_REQUEST_NULL
         } else {
-            self.bridge.requests.insert(RequestEntry::new(host, persistent))
+            let entry = self.request_entry(host, persistent);
+            self.bridge.requests.insert(entry)
         };
         Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// The entry for a new host request; it keeps the host copies of this
+    /// call's int arrays alive until the request is freed.
+    pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
+        RequestEntry { host, persistent, new_comm: None, keep: None, arrays: std::mem::take(&mut self.arrays) }
     }
 
     #[inline]
@@ -826,5 +848,30 @@ mod span_tests {
             assert_eq!(class(cx.in_place_arg(ip, false)), abi::c::MPI_ERR_BUFFER);
             assert!(!cx.in_place_arg(64, false).unwrap());
         });
+    }
+}
+
+#[cfg(test)]
+mod int_array_tests {
+    use super::*;
+
+    #[test]
+    fn input_arrays_are_host_copies_that_a_request_keeps() {
+        let mut buf = vec![0u8; 256];
+        let mut bridge = Bridge::new();
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) }, &mut bridge);
+        cx.mem.write_bytes(16, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
+        let copy = cx.int_array(16, 2).unwrap();
+        // the guest rewrites its array after the call: the host still sees
+        // the values the buffers were checked against
+        cx.mem.write_i32(16, 1 << 20).unwrap();
+        assert_eq!(unsafe { [*copy, *copy.add(1)] }, [1, 2]);
+        assert!(cx.int_array(252, 2).is_err(), "checked like any guest range");
+        let entry = cx.request_entry(host_mpi::null_request(), false);
+        assert_eq!(entry.arrays.len(), 1);
+        assert!(cx.arrays.is_empty(), "the request took them");
+        assert_eq!(unsafe { *entry.arrays[0].as_ptr() }, 1);
+        // outputs stay in place
+        assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
     }
 }

@@ -344,7 +344,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
     let (handles, mut hosts) = load(cx, requests, incount)?;
     cx.mem.range(outcount, 4)?;
     // the host writes the completed indices straight into the guest array
-    let idx = cx.int_array(indices, incount as i64)? as *mut i32;
+    let idx = cx.int_array_out(indices, incount as i64)?;
     check_statuses_ptr(cx, statuses, incount)?;
     let mut st = statuses_scratch(cx, incount as usize);
     let mut out = 0;

@@ -27,7 +27,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     coll::{side, Side},
-    context::{call, CommEntry, Ctx, RequestEntry},
+    context::{call, CommEntry, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -153,7 +153,7 @@ impl Ctx<'_> {
     }
 
     /// A dist-graph weights array of `len` ints (input or output).
-    pub fn weights(&self, ptr: u32, len: i64, output: bool) -> MpiResult<Weights> {
+    pub fn weights(&mut self, ptr: u32, len: i64, output: bool) -> MpiResult<Weights> {
         let t = host_topo();
         let sentinel = match ptr as i32 {
             abi::c::MPI_UNWEIGHTED => Some(t.unweighted),
@@ -169,6 +169,7 @@ impl Ctx<'_> {
                 Ok(Weights { ptr: scratch.as_mut_ptr(), _scratch: Some(scratch) })
             }
             Some(host) => Ok(Weights { ptr: host as *mut i32, _scratch: None }),
+            None if output => Ok(Weights { ptr: self.int_array_out(ptr, len)?, _scratch: None }),
             None => Ok(Weights { ptr: self.int_array(ptr, len)? as *mut i32, _scratch: None }),
         }
     }
@@ -344,7 +345,7 @@ impl Ctx<'_> {
     }
 }
 
-fn sides(cx: &Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
+fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     cx.not_in_place(sendbuf)?;
     cx.not_in_place(recvbuf)?;
@@ -387,7 +388,7 @@ pub fn ineighbor_alltoallw(
                 r.buf as _, r.counts, r.wide.as_ptr(), r.types_ptr() as _, c.0, &mut req.0,
             )
         })?;
-        let mut entry = RequestEntry::new(req, false);
+        let mut entry = cx.request_entry(req, false);
         entry.keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)
@@ -401,10 +402,10 @@ mod tests {
 
     /// A context over `mem` (no MPI needed: these helpers read guest memory
     /// and host constants only).
-    fn with_ctx(mem: &mut [u8], f: impl FnOnce(&Ctx)) {
+    fn with_ctx(mem: &mut [u8], f: impl FnOnce(&mut Ctx)) {
         let mut bridge = Bridge::new();
-        let cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), mem.len() as u64) }, &mut bridge);
-        f(&cx);
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), mem.len() as u64) }, &mut bridge);
+        f(&mut cx);
     }
 
     fn put(mem: &mut [u8], at: usize, ints: &[i32]) {
@@ -426,9 +427,15 @@ mod tests {
             // an output the guest declined: scratch, outside guest memory
             let out = cx.weights(abi::c::MPI_UNWEIGHTED as u32, 4, true).unwrap().as_ptr() as usize;
             assert!(out != unweighted && !(base..base + 256).contains(&out));
-            // a real array: in place, checked
-            assert_eq!(cx.weights(64, 4, false).unwrap().as_ptr() as usize, base + 64);
+            // a real input array: a checked host copy (guest code may run
+            // before the host has read it); an output: in place, checked
+            cx.mem.write_bytes(64, &[7, 0, 0, 0, 9, 0, 0, 0]).unwrap();
+            let input = cx.weights(64, 2, false).unwrap().as_ptr();
+            assert!(!(base..base + 256).contains(&(input as usize)));
+            assert_eq!(unsafe { [*input, *input.add(1)] }, [7, 9]);
+            assert_eq!(cx.weights(64, 4, true).unwrap().as_ptr() as usize, base + 64);
             assert_eq!(cx.weights(250, 4, true).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+            assert_eq!(cx.weights(250, 4, false).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
         });
     }
 

@@ -20,6 +20,38 @@ fn check_position(position: i64, size: i64) -> MpiResult {
     Ok(())
 }
 
+/// The packed side must hold the `count` elements' packed bytes from
+/// `position` on: MPICH reads (and writes) past `insize`/`outsize` without
+/// a check, e.g. MPI_Unpack of 65536 ints from a 16-byte input at the end
+/// of memory read host memory. `packed` is the native data size or the
+/// external32 size.
+fn check_room(position: i64, size: i64, packed: i64) -> MpiResult {
+    if packed > size - position {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_TRUNCATE,
+            format!("{packed} packed bytes do not fit in the {} bytes after position {position}", size - position),
+        ));
+    }
+    Ok(())
+}
+
+/// Bytes of `count` elements of a host datatype in the native packed form
+/// (the data itself: neither Open MPI nor MPICH adds headers).
+fn native_packed(dt: ffi::MPI_Datatype, count: i32) -> i64 {
+    let mut size: ffi::MPI_Count = 0;
+    unsafe { ffi::MPI_Type_size_x(dt, &mut size) };
+    size as i64 * count.max(0) as i64
+}
+
+fn external_packed(rep: &std::ffi::CStr, dt: ffi::MPI_Datatype, count: i32) -> MpiResult<i64> {
+    let mut size: ffi::MPI_Aint = 0;
+    let rc = unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), count, dt, &mut size) };
+    if rc != 0 {
+        return Err(MpiError::new(abi::c::MPI_ERR_ARG, "cannot size the external32 representation"));
+    }
+    Ok(size as i64)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn pack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pack", comm, |cx| {
@@ -29,6 +61,7 @@ pub fn pack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, incount: i32, datatype:
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
         let mut pos = cx.mem.read_i32(position)?;
         check_position(pos as i64, outsize as i64)?;
+        check_room(pos as i64, outsize as i64, native_packed(dt.host.0, incount))?;
         cx.host(unsafe { ffi::MPI_Pack(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
         Ok(cx.mem.write_i32(position, pos)?)
     })
@@ -43,6 +76,7 @@ pub fn unpack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, insize: i32, position
         let out = cx.buffer(outbuf, outcount as i64, &dt)?;
         let mut pos = cx.mem.read_i32(position)?;
         check_position(pos as i64, insize as i64)?;
+        check_room(pos as i64, insize as i64, native_packed(dt.host.0, outcount))?;
         cx.host(unsafe { ffi::MPI_Unpack(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
         Ok(cx.mem.write_i32(position, pos)?)
     })
@@ -72,6 +106,7 @@ pub fn pack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, inco
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
         let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
         check_position(pos as i64, outsize as i64)?;
+        check_room(pos as i64, outsize as i64, external_packed(&rep, dt.host.0, incount)?)?;
         cx.host(unsafe { ffi::MPI_Pack_external(rep.as_ptr(), inp as _, incount, dt.host.0, out as _, outsize as ffi::MPI_Aint, &mut pos) })?;
         cx.write_aint(position, pos as i64)
     })
@@ -86,6 +121,7 @@ pub fn unpack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, in
         let out = cx.buffer(outbuf, outcount as i64, &dt)?;
         let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
         check_position(pos as i64, insize as i64)?;
+        check_room(pos as i64, insize as i64, external_packed(&rep, dt.host.0, outcount)?)?;
         cx.host(unsafe { ffi::MPI_Unpack_external(rep.as_ptr(), inp as _, insize as ffi::MPI_Aint, &mut pos, out as _, outcount, dt.host.0) })?;
         cx.write_aint(position, pos as i64)
     })

@@ -10,7 +10,7 @@ use crate::{
 
 pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32, dims: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dims_create", abi::c::MPI_COMM_WORLD, |cx| {
-        let dims_ = cx.int_array(dims, (ndims) as i64)?;
+        let dims_ = cx.int_array_out(dims, (ndims) as i64)?;
         cx.check_dims_create(nnodes, ndims, dims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dims_create(nnodes, ndims, dims_ as _) })
     })
@@ -33,9 +33,9 @@ pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i3
 pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, dims: u32, periods: u32, coords: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let dims_ = cx.int_array(dims, cx.cartdim(&comm_)?.max(maxdims as i64))?;
-        let periods_ = cx.int_array(periods, cx.cartdim(&comm_)?.max(maxdims as i64))?;
-        let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let dims_ = cx.int_array_out(dims, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let periods_ = cx.int_array_out(periods, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let coords_ = cx.int_array_out(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
         cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_get(comm_.host.0, maxdims, dims_ as _, periods_ as _, coords_ as _) })
     })
@@ -58,7 +58,7 @@ pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, ma
     call(&mut env, "MPI_Cart_coords", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
-        let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let coords_ = cx.int_array_out(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
         cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_coords(comm_.host.0, rank_, maxdims, coords_ as _) })
     })
@@ -133,8 +133,8 @@ pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: 
 pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, maxedges: i32, index: u32, edges: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let index_ = cx.int_array(index, cx.graphdims(&comm_)?.0.max(maxindex as i64))?;
-        let edges_ = cx.int_array(edges, cx.graphdims(&comm_)?.1.max(maxedges as i64))?;
+        let index_ = cx.int_array_out(index, cx.graphdims(&comm_)?.0.max(maxindex as i64))?;
+        let edges_ = cx.int_array_out(edges, cx.graphdims(&comm_)?.1.max(maxedges as i64))?;
         cx.check_max("maxindex", maxindex)?;
         cx.check_max("maxedges", maxedges)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_get(comm_.host.0, maxindex, maxedges, index_ as _, edges_ as _) })
@@ -145,7 +145,7 @@ pub fn mpi_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32
     call(&mut env, "MPI_Graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
-        let neighbors_ = cx.int_array(neighbors, cx.graph_degree(&comm_, rank_)?.max(maxneighbors as i64))?;
+        let neighbors_ = cx.int_array_out(neighbors, cx.graph_degree(&comm_, rank_)?.max(maxneighbors as i64))?;
         cx.check_max("maxneighbors", maxneighbors)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_neighbors(comm_.host.0, rank_, maxneighbors, neighbors_ as _) })
     })
@@ -228,9 +228,9 @@ pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old:
 pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindegree: i32, sources: u32, sourceweights: u32, maxoutdegree: i32, destinations: u32, destweights: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let sources_ = cx.int_array(sources, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64))?;
+        let sources_ = cx.int_array_out(sources, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64))?;
         let sourceweights_ = cx.weights(sourceweights, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64), true)?;
-        let destinations_ = cx.int_array(destinations, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64))?;
+        let destinations_ = cx.int_array_out(destinations, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64))?;
         let destweights_ = cx.weights(destweights, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64), true)?;
         cx.check_max("maxindegree", maxindegree)?;
         cx.check_max("maxoutdegree", maxoutdegree)?;
