@@ -17,7 +17,9 @@ def no_crash(r):
 
 
 def all_ok(r, np):
-    lines = r.stdout.splitlines()
+    # the program's own lines (the host MPI may warn on stdout too: MPICH's
+    # UCX about a receive still pending at MPI_Finalize)
+    lines = [line for line in r.stdout.splitlines() if line.startswith("rank ")]
     assert lines and all(line.endswith(" ok") for line in lines), r.stdout + r.stderr
     assert sum("finalized ok" in line for line in lines) == np, r.stdout + r.stderr
 
