@@ -90,9 +90,10 @@ def test_malformed_modules_fail_on_every_rank_without_hanging(run_wasm, tmp_path
     truncated.write_bytes(build.wasm(PROGRAMS / "exit_code.c").read_bytes()[:1000])
     for module, message in [(garbage, "not a WebAssembly module"), (truncated, "not a valid module")]:
         start = time.monotonic()
-        r = run_wasm(module, np=2, timeout=60)
+        # Open MPI would kill the other rank once one fails: let each finish on its own
+        r = run_wasm(module, np=2, timeout=60, env={"OMPI_MCA_orte_abort_on_non_zero_status": "0"})
         assert r.returncode != 0
-        assert r.stderr.count(message) >= 1, r.stderr
+        assert r.stderr.count(message) == 2, r.stderr  # each rank rejects the module itself
         assert time.monotonic() - start < 60
         single = run_wasm(module)
         assert single.returncode == 1 and message in single.stderr and "panicked" not in single.stderr
