@@ -32,9 +32,12 @@ def shim(mpi, tmp_path_factory):
 def run_broken(build, mpi, embedder, cache_dir, shim, family, broken):
     """mpirun -np 2 env LD_PRELOAD=shim embedder family.wasm: the shim is
     preloaded into the embedder only, not into mpirun."""
-    wasm = build.wasm(PROGRAMS / f"{family}.c")
+    return run_module(mpi, embedder, cache_dir, shim, build.wasm(PROGRAMS / f"{family}.c"), broken)
+
+
+def run_module(mpi, embedder, cache_dir, shim, wasm, broken, *args):
     cmd = mpi.cmd(2, "env", f"LD_PRELOAD={shim}", f"EMBEDDER_TEST_BREAK={broken}", embedder, "--cache-dir",
-                  cache_dir, wasm)
+                  cache_dir, wasm, *args)
     return run(cmd, timeout=120)
 
 
@@ -64,3 +67,16 @@ def test_rank_errors_reach_the_exit_code_when_allreduce_lies(build, mpi, embedde
     r = run_broken(build, mpi, embedder, cache_dir, shim, "coll", "MPI_Allreduce")
     assert failed_expects(r.stderr), r.stderr
     assert r.returncode != 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("broken", ["nothing", "MPI_Bcast", "MPI_Sendrecv"])
+def test_imb_check_sees_broken_transfers(build, mpi, embedder, cache_dir, shim, broken):
+    """The benchmark's own -check (what the quick benchmark test relies on)
+    notices data a broken host function did not move."""
+    wasm = build.wasm(ROOT / "benchmarks" / "imb" / "imb.c", "-lm")
+    r = run_module(mpi, embedder, cache_dir, shim, wasm, broken, "-msglog", "0:4", "-iter", "20", "-time", "0.05",
+                   "Bcast", "Sendrecv", "-check")
+    if broken == "nothing":
+        assert r.returncode == 0 and "# Check: all results verified" in r.stdout, r.stdout + r.stderr
+    else:
+        assert r.returncode != 0 and "# Check: FAILED" in r.stdout, r.stdout + r.stderr
