@@ -262,8 +262,9 @@ impl From<CallbackError> for MpiError {
     }
 }
 
+/// Guest functions called from the host, against a real instance.
 #[cfg(test)]
-mod tests {
+mod guest_fn_tests {
     use super::*;
     use wasmer::{imports, Instance, Module, Store};
 
