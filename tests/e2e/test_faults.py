@@ -1,5 +1,4 @@
 """Guest faults end the whole job promptly with a clear message."""
-import re
 import time
 
 import pytest
@@ -7,14 +6,8 @@ import pytest
 from conftest import PROGRAMS
 
 
-def aborted_with(code):
-    """The host MPI's own report of MPI_Abort(MPI_COMM_WORLD, code): Open MPI's
-    or MPICH's wording."""
-    return re.compile(rf"MPI_ABORT was invoked on rank \d+ in communicator MPI_COMM_WORLD\s+with errorcode {code}\b"
-                      rf"|MPI_Abort\(MPI_COMM_WORLD, {code}\)")
-
-
-# fault -> text (or pattern) that must appear on stderr
+# fault -> text that must appear on stderr, or the job's exit code (MPI_Abort's
+# errorcode: the host MPI's own abort report is not reliably printed)
 FAULTS = {
     "trap": "guest trapped",
     "oob-load": "guest trapped",
@@ -26,10 +19,10 @@ FAULTS = {
     "bad-comm": "MPI_Send: MPI_ERR_COMM",
     "bad-type": "MPI_ERR_TYPE: MPI_LONG_DOUBLE is not supported",
     "unsupported": "MPI_Win_fence is not supported by this embedder",
-    "abort": aborted_with(7),
+    "abort": 7,
     "op-trap": "guest trapped",
     "bad-datatype": "MPI_Send: MPI_ERR_TYPE",
-    "errhandler-abort": aborted_with(42),
+    "errhandler-abort": 42,
     "keyval-trap": "MPI_Comm_dup: a guest callback trapped",
 }
 
@@ -43,7 +36,10 @@ def test_fault_on_one_rank_ends_the_job(build, run_wasm, fault, np):
     elapsed = time.monotonic() - start
     assert r.returncode != 0, r.stdout + r.stderr
     expected = FAULTS[fault]
-    assert (expected.search(r.stderr) if isinstance(expected, re.Pattern) else expected in r.stderr), r.stderr
+    if isinstance(expected, int):
+        assert r.returncode == expected, r.stdout + r.stderr
+    else:
+        assert expected in r.stderr, r.stderr
     assert "unexpected message" not in r.stdout
     assert "panicked" not in r.stderr and "Segmentation fault" not in r.stderr
     assert elapsed < 30, f"job took {elapsed:.1f}s to end"
