@@ -13,8 +13,9 @@ packages=(
   clang-16 lld-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
   # llvm-ar/llvm-ranlib for archives of wasm objects (HPCC's HPL library)
   llvm-16
-  # build tools and the test runner's interpreter
-  make cmake python3 python3-pip
+  # build tools and the test runner's interpreter; autoconf for the toolchain's
+  # configure --host=wasm32-wasi test
+  make cmake autoconf python3 python3-pip
   # wat2wasm for the hand-written sandbox-boundary modules in the tests
   wabt
 )

@@ -1,4 +1,5 @@
 """Generated sources match their generators (edit the generator, not the output)."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,15 @@ def test_bridge_functions_are_up_to_date():
 
 
 def test_generated_check_notices_a_hand_edit(tmp_path):
-    f = ROOT / "embedder/src/mpi/generated/p2p.rs"
-    original = f.read_text()
-    try:
-        f.write_text(original + "// edited\n")
-        r = subprocess.run([sys.executable, ROOT / "embedder/gen/gen_bridge.py", "--check"], capture_output=True, text=True)
-        assert r.returncode != 0 and "p2p.rs" in r.stderr
-    finally:
-        f.write_text(original)
+    """On a copy of the generator, its inputs and its output: the clone is never edited."""
+    for part in ("embedder/gen/gen_bridge.py", "mpi-header/mpi.h", "embedder/src/mpi/generated"):
+        src, dst = ROOT / part, tmp_path / part
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dst)
+    gen = tmp_path / "embedder/gen/gen_bridge.py"
+    r = subprocess.run([sys.executable, gen, "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr  # the copy is complete
+    with open(tmp_path / "embedder/src/mpi/generated/p2p.rs", "a") as f:
+        f.write("// edited\n")
+    r = subprocess.run([sys.executable, gen, "--check"], capture_output=True, text=True)
+    assert r.returncode != 0 and "p2p.rs" in r.stderr

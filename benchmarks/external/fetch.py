@@ -9,7 +9,9 @@ packages hpcc 1.5.0-3 and netpipe 3.7.2-8, i.e. the unmodified upstream
 releases. Their sizes and hashes are those listed in the packages' `.dsc`
 files (Checksums-Sha256), pinned below. A file already in DIR with the right
 hash is not downloaded again; a download with a wrong hash is deleted and is
-an error. Default DIR: benchmarks/external/build/downloads (git-ignored).
+an error. Default DIR: $XDG_CACHE_HOME/mpi-wasm-embedder-sources (or
+~/.cache/...): outside the clone, so a fresh clone reuses what an earlier
+one fetched.
 """
 import argparse
 import hashlib
@@ -22,7 +24,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BUILD = HERE / "build"
-DOWNLOADS = BUILD / "downloads"
+# verified tarballs outlive the clone (and its `git clean`)
+DOWNLOADS = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mpi-wasm-embedder-sources"
 MIRROR = os.environ.get("DEBIAN_MIRROR", "https://deb.debian.org/debian")
 
 # name -> what to fetch. `pool` is the path under the mirror; sha256 and size

@@ -8,13 +8,15 @@ Captured data: tests/bench/data/external_quick/ (capture_external.sh: one
 tests/bench/data/external_aborted/ (a wasm HPCC run that the embedder ended
 because it did not provide MPI_Op_create yet).
 
-The fetch+build tests need deb.debian.org (or the tarballs cached in
-benchmarks/external/build/downloads/); they are skipped, saying so, when the
-mirror cannot be reached."""
+The fetch+build tests need the Debian mirror (or the tarballs cached in
+fetch.DOWNLOADS, outside the clone); without them they skip, saying so, and
+under CI=true they fail. MPI is the one under test (EMBEDDER_TEST_MPI). A wasm
+run that the embedder ends for lack of an MPI function fails."""
 import csv
 import io
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -32,6 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import parse  # noqa: E402
 import run as runner  # noqa: E402
+from host_mpi import MPI, MPICC, MPIRUN, MPIRUN_FLAGS
 from plot_loader import load_plot
 
 external = runner.external  # benchmarks/external/build.py
@@ -39,8 +42,7 @@ fetch = sys.modules["fetch"]  # benchmarks/external/fetch.py, imported by build.
 
 EMBEDDER = ROOT / "target" / "release" / "embedder"
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
-MPICC = shutil.which("mpicc.openmpi")
-MPIRUN = shutil.which("mpirun.openmpi")
+CI = os.environ.get("CI", "").lower() == "true"
 CC = shutil.which("cc") or shutil.which("gcc")
 HAVE_WASM = EMBEDDER.exists() and WASM_MPICC.exists()
 TIMEOUT = 300
@@ -73,11 +75,22 @@ def output_of(row):
     return runner.output_file(QUICK, row, row["program"])
 
 
-def unsupported_xfail(stderr):
-    """xfail (not fail) a wasm run the embedder ended for lack of an MPI function."""
+def assert_supported(stderr):
+    """A wasm run the embedder ended for lack of an MPI function is a
+    regression (both codes ran completely before), not an expected failure."""
     missing = parse.parse_unsupported(stderr)
-    if missing:
-        pytest.xfail(f"the embedder does not provide {', '.join(missing)} yet")
+    assert not missing, f"the embedder no longer provides {', '.join(missing)}"
+
+
+def test_a_dropped_mpi_function_fails_the_run():
+    with pytest.raises(AssertionError, match="MPI_Op_create"):
+        assert_supported((ABORTED / "stderr").read_text())
+    assert_supported("")
+
+
+def missing_prerequisite(why):
+    """Skip locally; in CI a missing prerequisite is a failure."""
+    (pytest.fail if CI else pytest.skip)(why)
 
 
 # --------------------------------------------------------------------------
@@ -193,13 +206,14 @@ def test_hpccinf_is_hpccs_template_with_our_sizes(built):
 @pytest.fixture(scope="module")
 def built():
     if not (MPICC and MPIRUN):
-        pytest.skip("mpicc.openmpi/mpirun.openmpi not installed")
+        missing_prerequisite(f"mpicc.{MPI}/mpirun.{MPI} not installed")
     if not HAVE_WASM:
-        pytest.skip("embedder or wasm-mpicc missing")
+        missing_prerequisite("embedder or wasm-mpicc missing")
     try:
         return external.build(MPICC, jobs=2, log=lambda m: None)
     except fetch.MirrorUnreachable as e:
-        pytest.skip(f"Debian mirror unreachable and no cached tarballs, cannot fetch HPCC/NetPIPE: {e}")
+        missing_prerequisite(f"Debian mirror unreachable and no tarballs in {fetch.DOWNLOADS}, "
+                             f"cannot fetch HPCC/NetPIPE: {e}")
 
 
 def test_build_outputs(built):
@@ -226,13 +240,13 @@ def test_wasm_imports(built):
         p = subprocess.run([str(EMBEDDER), "inspect", str(built[name])], capture_output=True, text=True,
                            timeout=TIMEOUT)
         assert p.returncode == 0, p.stderr
-        assert "MISSING" not in p.stdout, p.stdout
+        assert "MISSING" not in p.stdout and "NOT SUPPORTED" not in p.stdout, p.stdout
     p = subprocess.run([str(EMBEDDER), "inspect", str(built["netpipe.wasm"])], capture_output=True, text=True)
     assert "env.MPI_Get_processor_name" in p.stdout
 
 
 def mpirun(np, cmd, cwd):
-    return subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(np), *map(str, cmd)],
+    return subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", str(np), *map(str, cmd)],
                           cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
 
 
@@ -250,7 +264,7 @@ def test_hpcc_smoke(built, kind, tmp_path):
     cmd = [built["hpcc"]] if kind == "native" else wasm_cmd(built, "hpcc.wasm", work, tmp_path)
     p = mpirun(2, cmd, work)
     if kind == "wasm":
-        unsupported_xfail(p.stderr)
+        assert_supported(p.stderr)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
     res = parse.parse_hpcc((work / "hpccoutf.txt").read_text())
     assert res["success"] is True and res["complete"]
@@ -281,7 +295,7 @@ def netpipe_runs(built, tmp_path_factory):
 def test_netpipe_smoke(netpipe_runs, kind):
     p, np_out = netpipe_runs[kind]
     if kind == "wasm":
-        unsupported_xfail(p.stderr)
+        assert_supported(p.stderr)
     assert p.returncode == 0, p.stdout + p.stderr
     rows = parse.parse_netpipe(np_out.read_text())
     assert [r["bytes"] for r in rows] == [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
@@ -290,13 +304,31 @@ def test_netpipe_smoke(netpipe_runs, kind):
     assert "Now starting the main loop" in p.stderr  # NetPIPE's transmitter log (rank 0)
 
 
+@pytest.mark.parametrize("kind", ["native", "wasm"])
+def test_netpipe_integrity_check(built, kind, tmp_path):
+    """NetPIPE's -i: every message carries 0, 1, 2, ... and each side checks
+    what it received (the timed runs above never look at the data)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    cmd = [built["netpipe"]] if kind == "native" else wasm_cmd(built, "netpipe.wasm", work, tmp_path)
+    p = mpirun(2, [*cmd, "-i", "-u", "4096", "-n", "5", "-o", "np.out"], work)
+    if kind == "wasm":
+        assert_supported(p.stderr)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "Doing an integrity check instead of measuring performance" in p.stdout, p.stdout
+    assert "Integrity check failed" not in p.stderr, p.stderr
+    # -i writes "bytes repeats" per size (no timings): every size up to -u was checked
+    sizes = [int(line.split()[0]) for line in (work / "np.out").read_text().splitlines()]
+    assert len(sizes) > 10 and sizes[0] == 5 and sizes[-1] > 2048, sizes
+
+
 def test_netpipe_wasm_host_names_match_native(netpipe_runs):
     """Each rank prints its host name: gethostname() natively, our
     MPI_Get_processor_name shim in wasm; the same names either way."""
     names = {}
     for kind, (p, _) in netpipe_runs.items():
         if kind == "wasm":
-            unsupported_xfail(p.stderr)
+            assert_supported(p.stderr)
         names[kind] = sorted(re.findall(r"^([01]): (\S+)$", p.stdout, re.M))
     assert len(names["native"]) == 2 and names["native"] == names["wasm"]
 
@@ -478,14 +510,14 @@ def test_plot_script_on_captured_external_results(results):
     assert meta["parameters"]["hpcc_n"] == 200 and meta["external"]["status"] == "built"
 
 
-@pytest.mark.skipif(not (MPICC and MPIRUN and HAVE_WASM), reason="MPI, the embedder or wasm-mpicc missing")
 def test_run_external_only_quick_end_to_end(built, tmp_path):
     # a relative --out, as `make bench` passes: the runs start in their own working directories
     p = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--external", "only", "--quick",
-                        "--out", "results"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+                        "--mpicc", MPICC, "--mpirun", MPIRUN, "--out", "results"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=TIMEOUT)
     (res,) = [d for d in (tmp_path / "results").iterdir() if d.is_dir()]
     if p.returncode != 0:
-        unsupported_xfail(p.stderr)
+        assert_supported(p.stderr)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     meta = json.loads((res / "meta.json").read_text())
     assert meta["failures"] == [] and meta["parameters"]["external"] == "only"

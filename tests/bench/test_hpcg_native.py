@@ -3,18 +3,17 @@ ranks with a tiny problem, rank-count independence of the unpreconditioned
 CG, and a wasm32-wasi build with toolchain/bin/wasm-mpicc (not run: the
 embedder does not provide every MPI function it imports yet)."""
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from host_mpi import MPI, MPICC, MPIRUN, MPIRUN_FLAGS
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "benchmarks" / "hpcg"
 SOURCES = ["hpcg.c", "geometry.c", "kernels.c", "cg.c"]
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
-MPICC = shutil.which("mpicc.openmpi")
-MPIRUN = shutil.which("mpirun.openmpi")
 TIMEOUT = 120
 TINY = ["--nx", "16", "--ny", "16", "--nz", "16", "--iters", "1"]
 
@@ -35,7 +34,7 @@ SUMMARY = re.compile(
 UNPREC = re.compile(r"^CG unpreconditioned: iters=(\d+) reduction=(\S+) iters_to_1e-6=(\S+)", re.M)
 CHECK_NAMES = {"spmv_symmetry", "mg_symmetry", "cg_convergence", "residual_reproducibility"}
 
-pytestmark = pytest.mark.skipif(not (MPICC and MPIRUN), reason="mpicc.openmpi/mpirun.openmpi not installed")
+pytestmark = pytest.mark.skipif(not (MPICC and MPIRUN), reason=f"mpicc.{MPI}/mpirun.{MPI} not installed")
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +52,7 @@ def run(binary, np, args):
     """Run once per (np, args) in this module; returns the parsed output."""
     key = (np, tuple(args))
     if key not in _runs:
-        p = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(np),
+        p = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", str(np),
                             str(binary), *args],
                            capture_output=True, text=True, timeout=TIMEOUT)
         out = p.stdout
@@ -106,7 +105,7 @@ def test_unpreconditioned_cg_independent_of_ranks(hpcg, np, procgrid, whole):
 
 def test_bad_arguments_fail(hpcg):
     for args in (["--nx", "12"], ["--bogus", "1"]):
-        p = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "1",
+        p = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", "1",
                             str(hpcg), *args], capture_output=True, text=True, timeout=TIMEOUT)
         assert p.returncode != 0, args
 

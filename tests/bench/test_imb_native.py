@@ -1,5 +1,6 @@
-"""benchmarks/imb/imb.c: built with the host's mpicc.openmpi, run natively under
-mpirun.openmpi with tiny sizes and -check; and compiled with wasm-mpicc."""
+"""benchmarks/imb/imb.c: built with the host mpicc of the MPI under test, run
+natively under its mpirun with tiny sizes and -check; compiled with wasm-mpicc
+and run under the embedder with -check too."""
 import math
 import re
 import shutil
@@ -8,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from host_mpi import MPI, MPICC, MPIRUN, MPIRUN_FLAGS
+
 ROOT = Path(__file__).resolve().parents[2]
 IMB_DIR = ROOT / "benchmarks" / "imb"
 IMB_SRC = IMB_DIR / "imb.c"
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
-MPICC = shutil.which("mpicc.openmpi")
-MPIRUN = shutil.which("mpirun.openmpi")
 TIMEOUT = 60
 
 ALL = ["PingPong", "PingPing", "Sendrecv", "Exchange", "Allreduce", "Reduce",
@@ -24,7 +25,7 @@ MULTI = {"Sendrecv", "Exchange"}
 REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
 TINY = ["-msglog", "0:4", "-iter", "10", "-time", "1"]
 
-needs_openmpi = pytest.mark.skipif(not (MPICC and MPIRUN), reason="mpicc.openmpi/mpirun.openmpi missing")
+needs_mpi = pytest.mark.skipif(not (MPICC and MPIRUN), reason=f"mpicc.{MPI}/mpirun.{MPI} missing")
 
 
 def parse_imb(text):
@@ -65,14 +66,14 @@ def expected_columns(name):
 
 
 def run(binary, np, *args, timeout=TIMEOUT):
-    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(np), str(binary), *map(str, args)]
+    cmd = [MPIRUN, *MPIRUN_FLAGS, "-np", str(np), str(binary), *map(str, args)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
 def imb(tmp_path_factory):
     if not (MPICC and MPIRUN):
-        pytest.skip("mpicc.openmpi/mpirun.openmpi missing")
+        pytest.skip(f"mpicc.{MPI}/mpirun.{MPI} missing")
     out = tmp_path_factory.mktemp("imb") / "imb"
     subprocess.run([MPICC, "-std=c99", "-O2", "-Wall", "-o", str(out), str(IMB_SRC), "-lm"],
                    check=True, timeout=TIMEOUT)
@@ -118,7 +119,7 @@ def check_tables(text):
     return tables
 
 
-@needs_openmpi
+@needs_mpi
 def test_two_ranks(outputs):
     text = outputs[2]
     assert text.startswith("#")
@@ -133,7 +134,7 @@ def test_two_ranks(outputs):
         assert not line.strip() or line.lstrip().startswith("#") or re.fullmatch(r"[\d.\s]+", line), line
 
 
-@needs_openmpi
+@needs_mpi
 def test_three_ranks_npmin2(outputs):
     tables = check_tables(outputs[3])
     procs = {}
@@ -145,7 +146,7 @@ def test_three_ranks_npmin2(outputs):
     assert "# ( 1 additional process waiting in MPI_Barrier)" in outputs[3]
 
 
-@needs_openmpi
+@needs_mpi
 def test_npmin_equal_world(imb):
     p = run(imb, 3, *TINY, "-npmin", "3", "allreduce", "PINGPONG")
     assert p.returncode == 0, p.stderr
@@ -153,7 +154,7 @@ def test_npmin_equal_world(imb):
     assert got == [("PingPong", 2), ("Allreduce", 3)]
 
 
-@needs_openmpi
+@needs_mpi
 def test_repetitions_follow_volume_and_iter(imb):
     # overall volume 1 MiB: 2^17 bytes -> 8 repetitions, 2^20 -> 1; -iter caps the rest
     p = run(imb, 2, "-msglog", "16:20", "-iter", "20,1", "-time", "5", "PingPong", "Bcast")
@@ -163,7 +164,7 @@ def test_repetitions_follow_volume_and_iter(imb):
         assert reps == {0: 20, 65536: 16, 131072: 8, 262144: 4, 524288: 2, 1048576: 1}, reps
 
 
-@needs_openmpi
+@needs_mpi
 def test_off_cache_and_root_shift(imb):
     p = run(imb, 3, *TINY, "-off_cache", "1", "-root_shift", "0", "-check",
             "PingPong", "Reduce", "Gatherv", "Scatterv", "Exchange")
@@ -172,7 +173,7 @@ def test_off_cache_and_root_shift(imb):
     assert len(parse_imb(p.stdout)) == 1 + 4 * 2
 
 
-@needs_openmpi
+@needs_mpi
 def test_check_failure_is_reported(imb):
     p = run(imb, 2, "-msglog", "4:4", "-iter", "5", "-check_inject", "Allreduce", "Bcast", "Alltoall")
     assert p.returncode != 0
@@ -180,7 +181,7 @@ def test_check_failure_is_reported(imb):
     assert "check failed" in p.stderr
 
 
-@needs_openmpi
+@needs_mpi
 def test_unknown_benchmark(imb):
     p = run(imb, 2, "PingPong", "NoSuchBench")
     assert p.returncode != 0
@@ -188,14 +189,14 @@ def test_unknown_benchmark(imb):
     assert "Benchmarking" not in p.stdout
 
 
-@needs_openmpi
+@needs_mpi
 def test_bad_option(imb):
     p = run(imb, 2, "-msglog", "5:2")
     assert p.returncode != 0
     assert "-msglog" in p.stderr
 
 
-@needs_openmpi
+@needs_mpi
 def test_help(imb):
     p = run(imb, 1, "-h")
     assert p.returncode == 0
@@ -213,7 +214,7 @@ def test_wasm_compile(tmp_path):
     assert out.read_bytes()[:4] == b"\0asm"
 
 
-@pytest.mark.skipif(not (shutil.which("make") and MPICC), reason="make or mpicc.openmpi missing")
+@pytest.mark.skipif(not (shutil.which("make") and MPICC), reason=f"make or mpicc.{MPI} missing")
 def test_makefile_native(tmp_path):
     subprocess.run(["make", "-s", "-f", str(IMB_DIR / "Makefile"), "imb", f"CC={MPICC}"],
                    cwd=tmp_path, check=True, timeout=TIMEOUT)

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import parse  # noqa: E402
 import run as runner  # noqa: E402
+from host_mpi import MPI, MPICC, MPIRUN
 from plot_loader import load_plot
 
 ALL = parse.IMB_BENCHMARKS
@@ -338,15 +339,16 @@ def test_plot_script_on_captured_results(results):
 # end to end
 
 
-TOOLS = [shutil.which("mpicc.openmpi"), shutil.which("mpirun.openmpi"),
-         (ROOT / "target" / "release" / "embedder").exists() or None,
+TOOLS = [MPICC, MPIRUN, (ROOT / "target" / "release" / "embedder").exists() or None,
          (ROOT / "toolchain" / "bin" / "wasm-mpicc").exists() or None]
 
 
-@pytest.mark.skipif(not all(TOOLS), reason="mpicc.openmpi, mpirun.openmpi, the embedder or wasm-mpicc missing")
+@pytest.mark.skipif(not all(TOOLS), reason=f"mpicc.{MPI}, mpirun.{MPI}, the embedder or wasm-mpicc missing")
 def test_run_quick_end_to_end(tmp_path):
+    # -check: IMB verifies the data of every sample, natively and under the embedder
     p = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--ranks", "1,2",
-                        "--reps", "1", "--external", "off", "--out", str(tmp_path)],
+                        "--reps", "1", "--external", "off", "--mpicc", MPICC, "--mpirun", MPIRUN,
+                        "--imb-args", runner.IMB_ARGS_QUICK + " -check", "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=240)  # external codes: test_external.py
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     (res,) = [d for d in tmp_path.iterdir() if d.is_dir()]
@@ -367,3 +369,8 @@ def test_run_quick_end_to_end(tmp_path):
         assert meta[key], key
     assert meta["failures"] == []
     assert all((res / r["stdout"]).exists() for r in read_csv(res / "runs.csv"))
+    imb_runs = [r for r in read_csv(res / "runs.csv") if (r["phase"], r["program"]) == ("main", "imb")]
+    assert {r["kind"] for r in imb_runs} == {"native", "wasm"}
+    for r in imb_runs:
+        out = (res / r["stdout"]).read_text()
+        assert "# Check: all results verified" in out and "CHECK FAILED" not in out, r["stdout"]

@@ -382,3 +382,57 @@ pub fn attr_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, keyval: i32, value: 
 pub fn attr_delete(mut env: FunctionEnvMut<MpiEnv>, comm: i32, keyval: i32) -> Result<i32, Fatal> {
     delete_attr(&mut env, "MPI_Attr_delete", Kind::Comm, comm, keyval)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keyval(a: &mut Attributes, kind: Kind, copy: u32) -> i32 {
+        a.keyvals.insert(Keyval { kind, copy, delete: NULL_FN, extra_state: 0 })
+    }
+
+    #[test]
+    fn a_keyval_works_only_on_its_own_kind_of_object() {
+        // a datatype keyval's callbacks must never run with communicator arguments
+        let mut a = Attributes::new();
+        let k = keyval(&mut a, Kind::Type, DUP_FN);
+        assert_eq!(a.keyval(Kind::Type, k).unwrap().copy, DUP_FN);
+        assert_eq!(a.keyval(Kind::Comm, k).unwrap_err().class, abi::c::MPI_ERR_KEYVAL);
+        assert_eq!(a.keyval(Kind::Win, k).unwrap_err().class, abi::c::MPI_ERR_KEYVAL);
+        for bad in [abi::c::MPI_KEYVAL_INVALID, k + 1, -1, i32::MIN] {
+            assert_eq!(a.keyval(Kind::Type, bad).unwrap_err().class, abi::c::MPI_ERR_KEYVAL, "{bad:#x}");
+        }
+    }
+
+    #[test]
+    fn attributes_are_per_object_replaced_in_place_and_kept_in_set_order() {
+        let mut a = Attributes::new();
+        let (k1, k2) = (keyval(&mut a, Kind::Comm, NULL_FN), keyval(&mut a, Kind::Comm, DUP_FN));
+        a.set(Kind::Comm, 5, k2, 0x200);
+        a.set(Kind::Comm, 5, k1, 0x100);
+        a.set(Kind::Comm, 5, k2, 0x300);
+        // the same handle number as a datatype is another object
+        a.set(Kind::Type, 5, k1, 0x999);
+        assert_eq!(a.get(Kind::Comm, 5, k2), Some(0x300));
+        assert_eq!(a.get(Kind::Comm, 6, k2), None);
+        let of: Vec<(i32, u32)> = a.of(Kind::Comm, 5).iter().map(|&(k, v, _)| (k, v)).collect();
+        assert_eq!(of, [(k2, 0x300), (k1, 0x100)]);
+        a.remove(Kind::Comm, 5, k2);
+        assert_eq!(a.get(Kind::Comm, 5, k2), None);
+        assert_eq!(a.get(Kind::Type, 5, k1), Some(0x999));
+        a.remove(Kind::Comm, 42, k1); // nothing set: nothing happens
+    }
+
+    #[test]
+    fn predefined_keyvals_are_known_per_kind() {
+        assert!(is_predefined_keyval(Kind::Comm, abi::c::MPI_TAG_UB));
+        assert!(is_predefined_keyval(Kind::Comm, abi::c::MPI_LASTUSEDCODE));
+        assert!(!is_predefined_keyval(Kind::Type, abi::c::MPI_TAG_UB));
+        assert!(is_predefined_keyval(Kind::Win, abi::c::MPI_WIN_BASE));
+        let mut a = Attributes::new();
+        let user = keyval(&mut a, Kind::Comm, NULL_FN);
+        assert!(!is_predefined_keyval(Kind::Comm, user));
+        assert_eq!(errcomm(Kind::Comm, 7), 7);
+        assert_eq!(errcomm(Kind::Type, 7), abi::c::MPI_COMM_WORLD);
+    }
+}

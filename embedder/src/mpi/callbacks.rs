@@ -297,3 +297,105 @@ mod tests {
         assert!(allocation_inside(16, u32::MAX, 1 << 32).is_err());
     }
 }
+
+/// Guest functions called from the host, against a real instance.
+#[cfg(test)]
+mod guest_fn_tests {
+    use super::*;
+    use wasmer::{imports, Instance, Module, Store};
+
+    /// A guest with a function table: 0 `(i32, i32) -> i32` adds, 1 takes an
+    /// f64, 2 traps, 3 is empty; one page of memory.
+    fn guest() -> (Store, GuestFns) {
+        let mut store = Store::new(wasmer::Singlepass::new());
+        let wat = r#"(module
+            (memory (export "memory") 1)
+            (table (export "table") 4 funcref)
+            (func $add (param i32 i32) (result i32) (i32.add (local.get 0) (local.get 1)))
+            (func $float (param f64) (result i32) (i32.const 0))
+            (func $trap (param i32) (result i32) unreachable)
+            (elem (i32.const 0) $add $float $trap))"#;
+        let module = Module::new(&store, wat).unwrap();
+        let instance = Instance::new(&mut store, &module, &imports! {}).unwrap();
+        let memory = instance.exports.get_memory("memory").unwrap().clone();
+        let table = instance.exports.get_table("table").unwrap().clone();
+        let base = memory.view(&store).data_ptr();
+        (store, GuestFns::new(Some(table), None, None, memory, base))
+    }
+
+    fn invalid(r: Result<impl std::fmt::Debug, CallbackError>) -> String {
+        match r {
+            Err(CallbackError::Invalid(d)) => d,
+            other => panic!("expected an invalid callback, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn callbacks_are_checked_against_the_table_and_their_signature() {
+        let (mut store, fns) = guest();
+        assert!(fns.check_signature(&mut store, 0, 2, 1).is_ok());
+        // one argument more: a C handler declared without its `...`
+        assert!(fns.check_signature(&mut store, 0, 3, 1).is_ok());
+        assert!(invalid(fns.check_signature(&mut store, 0, 4, 1)).contains("not a callback of 4"));
+        assert!(invalid(fns.check_signature(&mut store, 0, 2, 0)).contains("not a callback"));
+        assert!(invalid(fns.check_signature(&mut store, 1, 1, 1)).contains("not a callback"));
+        // an empty slot, past the table, and no table at all
+        for index in [3, 4, u32::MAX] {
+            assert!(invalid(fns.function(&mut store, index)).contains("is not a guest function"));
+        }
+        let no_table = GuestFns::new(None, None, None, fns.memory.clone(), fns.base);
+        assert!(invalid(no_table.function(&mut store, 0)).contains("no function table"));
+        assert!(invalid(no_table.alloc(&mut store, 8)).contains("no malloc"));
+    }
+
+    #[test]
+    fn a_callback_gets_the_arguments_it_takes_and_a_trap_ends_the_job() {
+        let (mut store, fns) = guest();
+        assert_eq!(fns.call(&mut store, 0, &[40, 2, 99, 99]).unwrap(), Some(42));
+        let trap = fns.call(&mut store, 2, &[1]).unwrap_err();
+        assert!(matches!(trap, CallbackError::Trap(_)));
+        assert!(matches!(trap.into_fatal("MPI_Comm_dup"), Fatal::Callback { function: "MPI_Comm_dup", .. }));
+        let bad = fns.call(&mut store, 3, &[]).unwrap_err().into_fatal("MPI_Comm_free");
+        assert!(matches!(bad, Fatal::Mpi { class: abi::c::MPI_ERR_ARG, .. }));
+        assert_eq!(NESTING.with(Cell::get), 0, "a trap leaves the nesting level");
+    }
+
+    #[test]
+    fn callbacks_nest_at_most_max_nesting_deep() {
+        let (mut store, fns) = guest();
+        NESTING.with(|d| d.set(MAX_NESTING - 1));
+        assert_eq!(fns.call(&mut store, 0, &[1, 1]).unwrap(), Some(2));
+        NESTING.with(|d| d.set(MAX_NESTING));
+        let deep = fns.call(&mut store, 0, &[1, 1]).unwrap_err().into_fatal("MPI_Comm_call_errhandler");
+        NESTING.with(|d| d.set(0));
+        match deep {
+            Fatal::Mpi { class, detail, .. } => {
+                assert_eq!(class, abi::c::MPI_ERR_OTHER);
+                assert!(detail.contains("nested 16 deep"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn guest_ints_are_read_only_inside_memory() {
+        let (store, fns) = guest();
+        unsafe { fns.base.add(65532).cast::<i32>().write_unaligned(7) };
+        assert_eq!(fns.read_i32(&store, 65532), Some(7));
+        for addr in [65533, 65536, u32::MAX - 3, u32::MAX] {
+            assert_eq!(fns.read_i32(&store, addr), None, "{addr:#x}");
+        }
+    }
+
+    #[test]
+    fn no_mpi_call_from_inside_a_user_reduction() {
+        assert!(reentry_forbidden("MPI_Send").is_ok());
+        IN_USER_FUNCTION.with(|c| c.set(true));
+        let r = reentry_forbidden("MPI_Send");
+        IN_USER_FUNCTION.with(|c| c.set(false));
+        assert!(matches!(r, Err(Fatal::Mpi { function: "MPI_Send", class: abi::c::MPI_ERR_OTHER, .. })));
+        // outside any MPI call there is no store to run a user function with
+        assert!(with_active(|_, _| ()).is_none());
+    }
+}
+

@@ -376,6 +376,39 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{guest_memory::GuestMemory, mpi::context::{Bridge, RequestEntry}};
+
+    fn put(mem: &mut [u8], at: usize, ints: &[i32]) {
+        for (i, v) in ints.iter().enumerate() {
+            mem[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    #[test]
+    fn request_arrays_are_checked_before_the_host_sees_them() {
+        let mut bridge = Bridge::new();
+        let a = bridge.requests.insert(RequestEntry::new(host_mpi::null_request(), false));
+        let b = bridge.requests.insert(RequestEntry::new(host_mpi::null_request(), true));
+        let mut mem = vec![0u8; 64];
+        put(&mut mem, 0, &[a, NULL, b]);
+        put(&mut mem, 16, &[a, 0x7fff_0001]);
+        put(&mut mem, 32, &[b, b]);
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), 64) }, &mut bridge);
+        let (handles, hosts) = load(&mut cx, 0, 3).unwrap();
+        assert_eq!((handles.as_slice(), hosts.len()), ([a, NULL, b].as_slice(), 3));
+        give_back(&mut cx, handles, hosts);
+        let class = |cx: &mut Ctx, ptr: u32, n: i32| load(cx, ptr, n).err().map(|e| e.class);
+        assert_eq!(class(&mut cx, 0, -1), Some(abi::c::MPI_ERR_COUNT));
+        // arrays leaving guest memory, however their length is reached
+        assert_eq!(class(&mut cx, 56, 3), Some(abi::c::MPI_ERR_BUFFER));
+        assert_eq!(class(&mut cx, u32::MAX - 3, 2), Some(abi::c::MPI_ERR_BUFFER));
+        assert_eq!(class(&mut cx, 0, i32::MAX), Some(abi::c::MPI_ERR_BUFFER));
+        // an unknown handle, and a request twice
+        assert_eq!(class(&mut cx, 16, 2), Some(abi::c::MPI_ERR_REQUEST));
+        assert_eq!(class(&mut cx, 32, 2), Some(abi::c::MPI_ERR_REQUEST));
+        // a failed load gives the scratch vectors back (no allocation per call once warm)
+        assert!(cx.bridge.scratch_indices.capacity() >= 3 && cx.bridge.scratch_requests.capacity() >= 3);
+    }
 
     #[test]
     fn a_request_may_appear_once_and_request_null_any_number_of_times() {

@@ -3,7 +3,7 @@
 # of the external codes (HPCC and NetPIPE, natively and under the embedder, 2
 # ranks, tiny sizes, 2 repetitions), its run log and the machine facts.
 # tests/bench/test_external.py parses these files. Needs the Debian mirror
-# (or the tarballs cached in benchmarks/external/build/downloads/).
+# (or the tarballs cached in $XDG_CACHE_HOME/mpi-wasm-embedder-sources/).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)

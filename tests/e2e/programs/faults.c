@@ -61,11 +61,13 @@ static void returned_errors(int rank) {
     rc = MPI_Send(x, 1, MPI_DATATYPE_NULL, rank, 8, MPI_COMM_WORLD);
     MPI_Error_class(rc, &cls);
     printf("MPI_DATATYPE_NULL %s\n", cls == MPI_ERR_TYPE ? "ok" : "FAILED");
-    /* a derived type that fits is fine */
-    int y[2] = {-1, -1};
-    MPI_Sendrecv((void *)(memory_end() - (1 << 16) - 64), 1, far, rank, 9, y, 2, MPI_INT, rank, 9,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("derived type ending inside memory ok\n");
+    /* a derived type that fits is fine: both elements arrive, the last 64
+     * bytes before the end of memory */
+    int *fits = (int *)(memory_end() - (1 << 16) - 64), y[2] = {-1, -1};
+    fits[0] = 11;
+    fits[1 << 14] = 22;
+    rc = MPI_Sendrecv(fits, 1, far, rank, 9, y, 2, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("derived type ending inside memory %s\n", rc == MPI_SUCCESS && y[0] == 11 && y[1] == 22 ? "ok" : "FAILED");
     MPI_Type_free(&far);
     MPI_Type_free(&below);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

@@ -137,3 +137,34 @@ pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i3
         cx.write_aint(size, s as i64)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{guest_memory::GuestMemory, mpi::context::{Bridge, Ctx}};
+
+    #[test]
+    fn positions_stay_inside_the_packed_buffer() {
+        // the host writes at outbuf + position: a position outside [0, size] is never passed on
+        for (position, size) in [(0, 0), (0, 16), (16, 16)] {
+            assert!(check_position(position, size).is_ok(), "{position} in {size}");
+        }
+        for (position, size) in [(-1, 16), (17, 16), (i32::MIN as i64, 16), (0, -1), (i32::MAX as i64, 16)] {
+            assert_eq!(check_position(position, size).unwrap_err().class, abi::c::MPI_ERR_ARG, "{position} in {size}");
+        }
+    }
+
+    #[test]
+    fn the_data_representation_name_is_a_bounded_guest_string() {
+        let mut mem = vec![b'e'; 128];
+        mem[..11].copy_from_slice(b"external32\0");
+        let mut bridge = Bridge::new();
+        let cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), 128) }, &mut bridge);
+        assert_eq!(datarep(&cx, 0).unwrap().as_bytes(), b"external32");
+        // 117 bytes without a NUL: longer than any representation name
+        assert_eq!(datarep(&cx, 11).unwrap_err().class, abi::c::MPI_ERR_ARG);
+        // no NUL before the end of memory
+        assert_eq!(datarep(&cx, 100).unwrap_err().class, abi::c::MPI_ERR_BUFFER);
+    }
+}
+
