@@ -105,6 +105,15 @@ pub struct RequestEntry {
     arrays: Vec<Box<[i32]>>,
 }
 
+impl RequestEntry {
+    /// An entry that holds no arrays (the bridge makes them through
+    /// `Ctx::request_entry`, which cannot forget the call's arrays).
+    #[cfg(test)]
+    pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
+        Self { host, persistent, new_comm: None, keep: None, arrays: Vec::new() }
+    }
+}
+
 pub struct Bridge {
     /// True between a successful MPI_Init and MPI_Finalize.
     ready: bool,
