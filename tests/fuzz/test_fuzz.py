@@ -1,0 +1,73 @@
+"""Seeded, short runs of both fuzzers (docs/security-fuzz.md); `make fuzz`
+runs the long ones. A host crash, a hang or a backend mismatch fails."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gen_harness
+import mpi_fuzz
+
+ROOT = Path(__file__).resolve().parents[2]
+FUZZ_MODULES = ROOT / "target" / "release" / "fuzz-modules"
+
+
+def failures(results):
+    return "\n".join(f"seed {o.seed}: {o.kind} in {o.last_call}: {o.detail}" for o in results if o.kind in ("crash", "hang"))
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    if not mpi_fuzz.EMBEDDER.exists():
+        pytest.fail(f"{mpi_fuzz.EMBEDDER} is missing: run `make build` first")
+
+
+def test_call_table_covers_every_provided_function(embedder, tmp_path):
+    mpi_fuzz.build(tmp_path)
+    provided = set((tmp_path / "provided.txt").read_text().split())
+    table = set(re.findall(r'^    "(MPI_\w+)",$', (tmp_path / "calls.c").read_text(), re.M))
+    assert table == provided - set(gen_harness.EXCLUDED)
+    assert len(table) > 200
+
+
+def test_classify_tells_host_crashes_from_guest_endings():
+    ok = "mpi-fuzz: seed 1: 10 calls, 3 error returns\n"
+    assert mpi_fuzz.classify(0, ok, "")[0] == "ok"
+    assert mpi_fuzz.classify(0, ok + ok, "", np=2)[0] == "ok"
+    assert mpi_fuzz.classify(0, ok, "", np=2)[0] == "guest"  # a rank did not finish
+    assert mpi_fuzz.classify(134, "", "embedder: guest trapped: out of bounds memory access\n")[0] == "guest"
+    assert mpi_fuzz.classify(1, "", "embedder: MPI_Comm_free: MPI_ERR_COMM: invalid communicator\n")[0] == "guest"
+    assert mpi_fuzz.classify(-11, ok, "")[0] == "crash"
+    assert mpi_fuzz.classify(101, "", "thread 'main' panicked at embedder/src/x.rs:1:1:\n")[0] == "crash"
+    assert mpi_fuzz.classify(134, "", "\nthread 'main' has overflowed its stack\n")[0] == "crash"
+    assert mpi_fuzz.classify(1, "", "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault).")[0] == "crash"
+    assert mpi_fuzz.classify(134, "", "free(): invalid pointer\n")[0] == "crash"
+
+
+def test_mpi_calls_singleton(embedder):
+    results, wall = mpi_fuzz.fuzz(16_000, 4_000, first_seed=1, timeout=60)
+    print(mpi_fuzz.summary(results, wall))
+    assert not failures(results), failures(results)
+    assert sum(o.calls for o in results) >= 16_000
+
+
+def test_mpi_calls_two_ranks(embedder):
+    results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60)
+    print(mpi_fuzz.summary(results, wall, 2))
+    assert not failures(results), failures(results)
+    assert sum(o.calls for o in results) >= 2 * 4_000
+
+
+def test_modules_agree_across_backends():
+    if not FUZZ_MODULES.exists():
+        pytest.fail(f"{FUZZ_MODULES} is missing: run `make build` first")
+    try:
+        p = subprocess.run([FUZZ_MODULES, "--seed", "1", "--modules", "300"], capture_output=True, text=True, timeout=240)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"fuzz-modules hung: {e.stdout}")
+    print(p.stdout[-3000:])
+    assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
+    m = re.search(r"module-fuzz: seed 1: (\d+) modules", p.stdout)
+    assert m and int(m.group(1)) == 300
