@@ -71,3 +71,14 @@ def test_modules_agree_across_backends():
     assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
     m = re.search(r"module-fuzz: seed 1: (\d+) modules", p.stdout)
     assert m and int(m.group(1)) == 300
+
+
+def test_group_arguments_found_by_the_fuzzer(embedder, tmp_path):
+    """Reproducers of the fuzzer's first finds (ranks outside a group, n*3
+    overflowing, freeing MPI_GROUP_EMPTY): error classes, no host crash."""
+    wasm = tmp_path / "group_args.wasm"
+    subprocess.run([mpi_fuzz.WASM_MPICC, "-O2", "-o", wasm, Path(__file__).parent / "programs" / "group_args.c"], check=True)
+    p = subprocess.run([mpi_fuzz.EMBEDDER, "--cache-dir", tmp_path / "cache", wasm], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.count(": ok\n") == 10 and "WRONG" not in p.stdout, p.stdout
+    assert "translated: 0 MPI_PROC_NULL" in p.stdout and "empty size 0" in p.stdout and p.stdout.endswith("done\n")
