@@ -60,17 +60,31 @@ def test_mpi_calls_two_ranks(embedder):
     assert sum(o.calls for o in results) >= 2 * 4_000
 
 
-def test_modules_agree_across_backends():
+def fuzz_modules(*args, timeout=240):
     if not FUZZ_MODULES.exists():
         pytest.fail(f"{FUZZ_MODULES} is missing: run `make build` first")
     try:
-        p = subprocess.run([FUZZ_MODULES, "--seed", "1", "--modules", "300"], capture_output=True, text=True, timeout=240)
+        p = subprocess.run([FUZZ_MODULES, *args], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"fuzz-modules hung: {e.stdout}")
     print(p.stdout[-3000:])
+    return p
+
+
+def test_modules_agree_across_backends():
+    """Without SIMD: LLVM, Cranelift and Singlepass."""
+    p = fuzz_modules("--seed", "1", "--modules", "300", "--simd", "off")
     assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
-    m = re.search(r"module-fuzz: seed 1: (\d+) modules", p.stdout)
+    m = re.search(r"module-fuzz: seed 1: (\d+) modules .* 0 mismatches, 0 host panics", p.stdout)
     assert m and int(m.group(1)) == 300
+
+
+@pytest.mark.xfail(strict=True, reason="Wasmer 4.4's LLVM backend misses out-of-bounds traps in some SIMD "
+                   "functions that Cranelift traps on (docs/security-fuzz.md); strict: passes once fixed")
+def test_simd_modules_agree_on_llvm_and_cranelift():
+    p = fuzz_modules("--seed", "1", "--modules", "150", "--simd", "only")
+    assert re.search(r"module-fuzz: seed 1: 150 modules", p.stdout), p.stdout[-3000:] + p.stderr[-3000:]
+    assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
 
 
 def test_group_arguments_found_by_the_fuzzer(embedder, tmp_path):

@@ -45,9 +45,19 @@ struct Args {
     /// Print each module's index before running it (to find a crashing one).
     #[arg(long)]
     trace: bool,
+    /// SIMD (and multi-value) modules: every other one (mixed), none, or all.
+    #[arg(long, value_enum, default_value_t = Simd::Mixed)]
+    simd: Simd,
     /// Print what each backend did with each module.
     #[arg(long)]
     verbose: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+enum Simd {
+    Mixed,
+    Off,
+    Only,
 }
 
 /// splitmix64: every module's bytes and arguments follow from one number.
@@ -249,7 +259,11 @@ fn save(args: &Args, index: u64, wasm: &[u8]) -> Result<()> {
 
 fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<()> {
     let mut rng = Rng(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let simd = index % 2 == 1;
+    let simd = match args.simd {
+        Simd::Mixed => index % 2 == 1,
+        Simd::Off => false,
+        Simd::Only => true,
+    };
     let wasm = generate(&mut rng, simd, args.fuel)?;
     let arg_seed = rng.next();
     let backends: &[Backend] = if simd {
