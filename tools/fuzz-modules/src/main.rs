@@ -257,7 +257,8 @@ fn save(args: &Args, index: u64, wasm: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<()> {
+/// Runs one module; false after a host panic (the run must stop).
+fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<bool> {
     let mut rng = Rng(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let simd = match args.simd {
         Simd::Mixed => index % 2 == 1,
@@ -274,14 +275,15 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<()> {
     let mut runs = Vec::new();
     for &b in backends {
         // a panic inside Wasmer (compiling or running) is a host crash:
-        // counted, reported with its module, and the run goes on
+        // reported with its module; the run stops there (Wasmer's state
+        // after a panic is not to be trusted: the next module may abort)
         match std::panic::catch_unwind(|| run_on(b, &wasm, arg_seed)) {
             Ok(run) => runs.push((b, run)),
             Err(_) => {
                 totals.panics += 1;
                 println!("HOST PANIC seed {} module {index} on {}", args.seed, b.name());
                 save(args, index, &wasm)?;
-                return Ok(());
+                return Ok(false);
             }
         }
     }
@@ -304,7 +306,7 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<()> {
     // sizes: such a module is not compared (counted).
     if runs.iter().any(|(_, r)| r.stack_overflow) {
         totals.stack += 1;
-        return Ok(());
+        return Ok(true);
     }
     totals.calls += runs[0].1.calls;
     totals.traps += runs[0].1.traps;
@@ -325,7 +327,7 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<()> {
             break;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn main() -> Result<()> {
@@ -336,7 +338,9 @@ fn main() -> Result<()> {
         if args.trace {
             eprintln!("module {index}");
         }
-        fuzz_one(&args, index, &mut t)?;
+        if !fuzz_one(&args, index, &mut t)? {
+            break;
+        }
     }
     println!(
         "module-fuzz: seed {}: {} modules ({} with SIMD, on LLVM and Cranelift only), {} calls compared, {} traps, \
