@@ -112,13 +112,18 @@ def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False):
 def name_call(wasm, seed, calls, np, cache, timeout):
     """Repeat a failed run with tracing: the last call started, with its
     arguments (a host crash is not always reproducible: then "?")."""
-    _, out = run(wasm, seed, calls, np, cache, timeout, trace=True)
+    o, out = run(wasm, seed, calls, np, cache, timeout, trace=True)
+    if o.kind == "ok":
+        return "? (not reproduced)"
+    if SUMMARY.search(out):
+        return "MPI_Finalize (after every call returned)"
     started = re.findall(r"^call (MPI_\w+\(.*\))$", out, re.M)
     return started[-1] if started else "?"
 
 
-def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print):
-    """Runs seeds from first_seed until `total` calls were made."""
+def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print, stop_on_failure=False):
+    """Runs seeds from first_seed until `total` calls were made (or, with
+    stop_on_failure, until the first host crash or hang)."""
     with tempfile.TemporaryDirectory(prefix="mpi-fuzz-") as tmp:
         tmp = Path(tmp)
         wasm = build(tmp)
@@ -135,6 +140,8 @@ def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print):
             log(f"seed {seed}: {o.kind}, {o.calls} calls, {o.errors} error returns, {o.seconds:.1f} s"
                 + (f"; last call {o.last_call}" if o.last_call else "") + (f"; {o.detail}" if o.kind != "ok" else ""))
             seed += 1
+            if stop_on_failure and o.kind in ("crash", "hang"):
+                break
         wall = time.monotonic() - start
     return results, wall
 

@@ -47,14 +47,14 @@ def test_classify_tells_host_crashes_from_guest_endings():
 
 
 def test_mpi_calls_singleton(embedder):
-    results, wall = mpi_fuzz.fuzz(16_000, 4_000, first_seed=1, timeout=60)
+    results, wall = mpi_fuzz.fuzz(16_000, 4_000, first_seed=1, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall))
     assert not failures(results), failures(results)
     assert sum(o.calls for o in results) >= 16_000
 
 
 def test_mpi_calls_two_ranks(embedder):
-    results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60)
+    results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall, 2))
     assert not failures(results), failures(results)
     assert sum(o.calls for o in results) >= 2 * 4_000
