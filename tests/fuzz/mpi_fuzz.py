@@ -80,8 +80,9 @@ def classify(returncode, stdout, stderr, np=None):
     return "guest", f"exit {returncode}"
 
 
-def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False):
-    cmd = [EMBEDDER, *(["--cache-dir", cache] if cache else []), wasm, str(seed), str(calls), *(["trace"] if trace else [])]
+def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False, skip=()):
+    cmd = [EMBEDDER, *(["--cache-dir", cache] if cache else []), wasm, str(seed), str(calls), *(["trace"] if trace else []),
+           *(f"skip={name}" for name in skip)]
     if np:
         cmd = mpirun(np) + [str(c) for c in cmd]
     start = time.monotonic()
@@ -109,10 +110,10 @@ def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False):
     return o, out
 
 
-def name_call(wasm, seed, calls, np, cache, timeout):
+def name_call(wasm, seed, calls, np, cache, timeout, skip=()):
     """Repeat a failed run with tracing: the last call started, with its
     arguments (a host crash is not always reproducible: then "?")."""
-    o, out = run(wasm, seed, calls, np, cache, timeout, trace=True)
+    o, out = run(wasm, seed, calls, np, cache, timeout, trace=True, skip=skip)
     if o.kind == "ok":
         return "? (not reproduced)"
     if SUMMARY.search(out):
@@ -121,7 +122,7 @@ def name_call(wasm, seed, calls, np, cache, timeout):
     return started[-1] if started else "?"
 
 
-def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print, stop_on_failure=False):
+def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print, stop_on_failure=False, skip=()):
     """Runs seeds from first_seed until `total` calls were made (or, with
     stop_on_failure, until the first host crash or hang)."""
     with tempfile.TemporaryDirectory(prefix="mpi-fuzz-") as tmp:
@@ -132,9 +133,9 @@ def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print, stop_on_
         # runs that end early (at guest level) count no calls: bound the runs
         while made < total and len(results) < 3 * (total // per_run + 1):
             n = min(per_run, total - made)
-            o, _ = run(wasm, seed, n, np, tmp / "cache", timeout)
+            o, _ = run(wasm, seed, n, np, tmp / "cache", timeout, skip=skip)
             if o.kind in ("crash", "hang"):
-                o.last_call = name_call(wasm, seed, n, np, tmp / "cache", timeout)
+                o.last_call = name_call(wasm, seed, n, np, tmp / "cache", timeout, skip)
             made += o.calls // (np or 1)
             results.append(o)
             log(f"seed {seed}: {o.kind}, {o.calls} calls, {o.errors} error returns, {o.seconds:.1f} s"
@@ -163,8 +164,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="first seed")
     ap.add_argument("--np", type=int, default=None, help="ranks (default: singleton, no mpirun)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per run before it counts as a hang")
+    ap.add_argument("--skip", action="append", default=[], metavar="MPI_NAME",
+                    help="never call this function (to measure past a known crash; the tests use none)")
     a = ap.parse_args()
-    results, wall = fuzz(a.calls, a.per_run, a.seed, a.np, a.timeout, log=lambda s: print(s, flush=True))
+    results, wall = fuzz(a.calls, a.per_run, a.seed, a.np, a.timeout, log=lambda s: print(s, flush=True), skip=a.skip)
     print(summary(results, wall, a.np))
     sys.exit(1 if any(o.kind in ("crash", "hang") for o in results) else 0)
 
