@@ -61,9 +61,11 @@ FUZZ_CALLS ?= 1000000
 FUZZ_MODULES ?= 10000
 FUZZ_SEED ?= 1
 fuzz: build
-	python3 tests/fuzz/mpi_fuzz.py --calls $(FUZZ_CALLS) --per-run 20000 --seed $(FUZZ_SEED)
-	python3 tests/fuzz/mpi_fuzz.py --calls $$(( $(FUZZ_CALLS) / 10 )) --per-run 20000 --seed $(FUZZ_SEED) --np 2
-	target/release/fuzz-modules --seed $(FUZZ_SEED) --modules $(FUZZ_MODULES)
+	@status=0; \
+	python3 tests/fuzz/mpi_fuzz.py --calls $(FUZZ_CALLS) --per-run 20000 --seed $(FUZZ_SEED) --timeout 60 || status=1; \
+	python3 tests/fuzz/mpi_fuzz.py --calls $$(( $(FUZZ_CALLS) / 10 )) --per-run 20000 --seed $(FUZZ_SEED) --np 2 --timeout 60 || status=1; \
+	target/release/fuzz-modules --seed $(FUZZ_SEED) --modules $(FUZZ_MODULES) --save results/fuzz-modules || status=1; \
+	exit $$status
 
 # native vs wasm, interleaved; results/<timestamp>/ with CSVs, plots and report.md
 bench: build
