@@ -111,6 +111,11 @@ fn config(simd: bool) -> Config {
         max_element_segments: 6,
         max_elements: 20,
         max_table_elements: 1000,
+        // A table without a maximum lets `table.grow` ask for 2^32-1 entries,
+        // which aborts the host (tests/fuzz/test_fuzz.py, table_grow): found,
+        // kept as a strict xfail there, and fenced off here so the fuzzer
+        // gets past it.
+        table_max_size_required: true,
         max_nesting_depth: 6,
         export_everything: true,
         canonicalize_nans: true,
