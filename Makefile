@@ -1,5 +1,6 @@
 # make demo   set up, build, compile examples/*.c to wasm, run them on 4 ranks
 # make test   set up, build, run the unit and end-to-end tests
+# make fuzz   fuzz the import layer (1,000,000 MPI calls) and the backends (10,000 modules)
 # make bench  native vs wasm benchmarks, tidy CSVs, plots and a report (RANKS=1,2 REPS=3)
 # MPI=mpich   use MPICH instead of OpenMPI (the embedder is rebuilt against it)
 # make test-mpich-sandbox  the fault-timing and hostile-guest tests on MPICH too (a second embedder in target-mpich)
@@ -22,7 +23,7 @@ EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 RANKS ?= 1,2
 REPS ?= 3
 
-.PHONY: all setup build examples demo test unit e2e test-mpich-sandbox bench clean
+.PHONY: all setup build examples demo test unit e2e test-mpich-sandbox fuzz bench clean
 
 all: build examples
 
@@ -68,6 +69,18 @@ test-mpich-sandbox: build
 	CARGO_TARGET_DIR=$(MPICH_TARGET) MPICC=mpicc.mpich cargo build --release
 	@echo mpich > $(MPICH_TARGET)/release/.mpi
 	EMBEDDER_BIN=$(MPICH_TARGET)/release/embedder EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
+
+# docs/security-fuzz.md: random MPI argument vectors from inside a guest (1 rank,
+# then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass
+FUZZ_CALLS ?= 1000000
+FUZZ_MODULES ?= 10000
+FUZZ_SEED ?= 1
+fuzz: build
+	@status=0; \
+	python3 tests/fuzz/mpi_fuzz.py --calls $(FUZZ_CALLS) --per-run 20000 --seed $(FUZZ_SEED) --timeout 60 || status=1; \
+	python3 tests/fuzz/mpi_fuzz.py --calls $$(( $(FUZZ_CALLS) / 10 )) --per-run 20000 --seed $(FUZZ_SEED) --np 2 --timeout 60 || status=1; \
+	target/release/fuzz-modules --seed $(FUZZ_SEED) --modules $(FUZZ_MODULES) --save results/fuzz-modules || status=1; \
+	exit $$status
 
 # native vs wasm, interleaved; results/<timestamp>/ with CSVs, plots and report.md
 bench: build

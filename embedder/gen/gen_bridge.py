@@ -402,8 +402,10 @@ def array_length(f, p):
         return LENGTHS[(f.key, p["name"])]
     if p["length"] == "*":
         raise SystemExit(f"{f.name}: length of {p['name']} unknown: add it to LENGTHS")
-    length = p["length"] if isinstance(p["length"], str) else "*".join(p["length"])
-    return f"({length}) as i64"
+    # each factor widened first: `n*3` in i32 wraps (and then passed the
+    # check as a tiny array while the host read n triples)
+    factors = [p["length"]] if isinstance(p["length"], str) else p["length"]
+    return "*".join(f"({f}) as i64" for f in factors)
 
 
 def peers(f, name):

@@ -1,26 +1,10 @@
 //! `embedder`: runs MPI programs compiled to wasm32-wasi, one process per rank,
 //! on the host's MPI library.
 
-mod abi;
-mod cache;
-mod cli;
-mod confined_fs;
-mod engine;
-mod guest_memory;
-mod handles;
-mod host_mpi;
-mod inspect;
-mod logging;
-mod mpi;
-mod probestack;
-mod rank;
-mod reservation;
-mod run;
-mod wasi;
-
 use std::process::ExitCode;
 
 use clap::Parser;
+use embedder::{cli, engine, inspect, logging, run, say};
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

@@ -111,7 +111,7 @@ impl Tunables for SandboxTunables {
     }
 
     fn create_host_table(&self, ty: &TableType, style: &TableStyle) -> Result<VMTable, String> {
-        self.base.create_host_table(ty, style)
+        self.base.create_host_table(&bounded(ty)?, style)
     }
 
     unsafe fn create_vm_table(
@@ -120,8 +120,20 @@ impl Tunables for SandboxTunables {
         style: &TableStyle,
         vm_definition_location: NonNull<VMTableDefinition>,
     ) -> Result<VMTable, String> {
-        self.base.create_vm_table(ty, style, vm_definition_location)
+        self.base.create_vm_table(&bounded(ty)?, style, vm_definition_location)
     }
+}
+
+/// The most entries a guest table may have (8 bytes each on the host): a
+/// `table.grow` past it fails in the guest (returns -1, as wasm allows)
+/// instead of Wasmer allocating up to 2^32 entries (32 GiB) and aborting.
+pub const MAX_TABLE_ENTRIES: u32 = 1 << 24;
+
+fn bounded(ty: &TableType) -> Result<TableType, String> {
+    if ty.minimum > MAX_TABLE_ENTRIES {
+        return Err(format!("a table of {} entries is larger than the {MAX_TABLE_ENTRIES} the embedder allows", ty.minimum));
+    }
+    Ok(TableType { maximum: Some(ty.maximum.map_or(MAX_TABLE_ENTRIES, |m| m.min(MAX_TABLE_ENTRIES))), ..*ty })
 }
 
 #[cfg(test)]
@@ -148,6 +160,15 @@ mod tests {
         assert!(shortfall(&MemoryStyle::Dynamic { offset_guard_size: 1 << 40 }).is_some());
         let one_short = MemoryStyle::Static { bound: Pages(BOUND_PAGES), offset_guard_size: REACH - (1 << 32) - 1 };
         assert!(shortfall(&one_short).is_some());
+    }
+
+    #[test]
+    fn tables_are_bounded() {
+        let t = |min, max| TableType::new(wasmer::Type::FuncRef, min, max);
+        assert_eq!(bounded(&t(1, None)).unwrap().maximum, Some(MAX_TABLE_ENTRIES));
+        assert_eq!(bounded(&t(1, Some(10))).unwrap().maximum, Some(10));
+        assert_eq!(bounded(&t(1, Some(u32::MAX))).unwrap().maximum, Some(MAX_TABLE_ENTRIES));
+        assert!(bounded(&t(MAX_TABLE_ENTRIES + 1, None)).is_err());
     }
 
     #[test]

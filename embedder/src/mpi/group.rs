@@ -8,8 +8,11 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, group: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_free", abi::c::MPI_COMM_WORLD, |cx| {
         let h = cx.mem.read_i32(group)?;
         let mut g = cx.group(h)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Group_free(&mut g.0) })?;
+        // The empty group is a static object in the host MPI: a guest may
+        // free MPI_GROUP_EMPTY as often as it likes, so the host never sees
+        // it (Open MPI would release its static object: free() aborts).
         if h != abi::c::MPI_GROUP_EMPTY {
+            cx.host(unsafe { host_mpi::ffi::MPI_Group_free(&mut g.0) })?;
             cx.bridge.groups.remove(h);
         }
         Ok(cx.mem.write_i32(group, abi::c::MPI_GROUP_NULL)?)
@@ -25,8 +28,19 @@ pub fn translate_ranks(mut env: FunctionEnvMut<MpiEnv>, group1: i32, n: i32, ran
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative count {n}")));
         }
         cx.mem.range(ranks2, n as u64 * 4)?;
+        // Open MPI reads its process array at each rank unchecked: a rank
+        // outside group1 read host memory (and crashed)
+        let mut size1 = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Group_size(g1.0, &mut size1) })?;
         let input = (0..n as u32)
-            .map(|i| cx.mem.read_i32(ranks1.wrapping_add(4 * i)).map_err(MpiError::from).and_then(|r| cx.rank(r, false)))
+            .map(|i| {
+                let r = cx.mem.read_i32(ranks1.wrapping_add(4 * i))?;
+                match r {
+                    abi::c::MPI_PROC_NULL => cx.rank(r, false),
+                    r if (0..size1).contains(&r) => Ok(r),
+                    r => Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("rank {r} is not in a group of {size1}"))),
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut out = vec![0; n as usize];
         cx.host(unsafe { host_mpi::ffi::MPI_Group_translate_ranks(g1.0, n, input.as_ptr() as _, g2.0, out.as_mut_ptr()) })?;

@@ -57,7 +57,7 @@ pub fn mpi_group_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks
 pub fn mpi_group_range_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_range_incl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
-        let ranges_ = cx.int_array(ranges, (n*3) as i64)?;
+        let ranges_ = cx.int_array(ranges, (n) as i64*(3) as i64)?;
         cx.mem.range(newgroup, 4)?;
         let mut newgroup_ = host_mpi::null_group();
         cx.host(unsafe { host_mpi::ffi::MPI_Group_range_incl(group_.0, n, ranges_ as _, &mut newgroup_.0) })?;
@@ -69,7 +69,7 @@ pub fn mpi_group_range_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32,
 pub fn mpi_group_range_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_range_excl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
-        let ranges_ = cx.int_array(ranges, (n*3) as i64)?;
+        let ranges_ = cx.int_array(ranges, (n) as i64*(3) as i64)?;
         cx.mem.range(newgroup, 4)?;
         let mut newgroup_ = host_mpi::null_group();
         cx.host(unsafe { host_mpi::ffi::MPI_Group_range_excl(group_.0, n, ranges_ as _, &mut newgroup_.0) })?;

@@ -1,0 +1,20 @@
+//! The embedder as a library: the `embedder` binary (main.rs) is a thin
+//! command-line front end over it, and tools that must build engines exactly
+//! as the embedder does (tools/fuzz-modules) call `engine::make_engine`.
+
+mod abi;
+mod cache;
+pub mod cli;
+pub mod engine;
+mod guest_memory;
+mod handles;
+mod host_mpi;
+pub mod inspect;
+pub mod logging;
+mod confined_fs;
+mod mpi;
+mod probestack;
+mod rank;
+mod reservation;
+pub mod run;
+mod wasi;

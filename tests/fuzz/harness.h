@@ -1,0 +1,54 @@
+/* MPI-call fuzzer: argument generators shared by the hand-written runtime
+ * (harness.c) and the generated call table (gen_harness.py's output). */
+#ifndef FUZZ_HARNESS_H
+#define FUZZ_HARNESS_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+/* One argument of each class; every value is a 32-bit guest word (handles
+ * are pointers on wasm32) except g_count64. */
+uint32_t g_ptr(void);     /* a buffer, array, string or out-parameter */
+uint32_t g_waitreq(void); /* a request array for a call that can block */
+uint32_t g_comm(void);
+uint32_t g_type(void);
+uint32_t g_group(void);
+uint32_t g_op(void);
+uint32_t g_info(void);
+uint32_t g_errh(void);    /* never a fatal handler */
+uint32_t g_request(void);
+int32_t g_int(void);
+int32_t g_rank(void);
+int32_t g_norank(void);   /* a rank no message can come from or go to */
+int32_t g_tag(void);
+int32_t g_keyval(void);
+int32_t g_aint(void);
+int64_t g_count64(void);
+uint32_t g_fn(uint32_t valid); /* a callback: `valid` (the right signature) or junk */
+
+/* Valid callbacks, one per callback type the provided functions take. */
+void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type);
+void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...);
+int cb_MPI_Comm_copy_attr_function(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag);
+int cb_MPI_Comm_delete_attr_function(MPI_Comm c, int k, void* val, void* extra);
+int cb_MPI_Copy_function(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag);
+int cb_MPI_Delete_function(MPI_Comm c, int k, void* val, void* extra);
+int cb_MPI_Type_copy_attr_function(MPI_Datatype t, int k, void* extra, void* in, void* out, int* flag);
+int cb_MPI_Type_delete_attr_function(MPI_Datatype t, int k, void* val, void* extra);
+int cb_MPI_Win_copy_attr_function(MPI_Win w, int k, void* extra, void* in, void* out, int* flag);
+int cb_MPI_Win_delete_attr_function(MPI_Win w, int k, void* val, void* extra);
+
+/* Set by the generated table before a call's arguments are drawn: may this
+ * call get a communicator with several ranks (see g_comm)? */
+extern int fuzz_multi;
+
+/* `trace` given: the generated table prints each call before making it. */
+extern int fuzz_tracing;
+
+/* Generated: the call table. */
+extern const unsigned fuzz_ncalls;
+extern const char* const fuzz_names[];
+int fuzz_call(unsigned index);
+
+#endif

@@ -1,0 +1,124 @@
+"""Seeded, short runs of both fuzzers (docs/security-fuzz.md); `make fuzz`
+runs the long ones. A host crash, a hang or a backend mismatch fails."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gen_harness
+import mpi_fuzz
+
+ROOT = Path(__file__).resolve().parents[2]
+FUZZ_MODULES = ROOT / "target" / "release" / "fuzz-modules"
+
+
+def failures(results):
+    return "\n".join(f"seed {o.seed}: {o.kind} in {o.last_call}: {o.detail}" for o in results if o.kind in ("crash", "hang"))
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    if not mpi_fuzz.EMBEDDER.exists():
+        pytest.fail(f"{mpi_fuzz.EMBEDDER} is missing: run `make build` first")
+
+
+def test_call_table_covers_every_provided_function(embedder, tmp_path):
+    mpi_fuzz.build(tmp_path)
+    provided = set((tmp_path / "provided.txt").read_text().split())
+    table = set(re.findall(r'^    "(MPI_\w+)",$', (tmp_path / "calls.c").read_text(), re.M))
+    assert table == provided - set(gen_harness.EXCLUDED)
+    assert len(table) > 200
+
+
+def test_classify_tells_host_crashes_from_guest_endings():
+    ok = "mpi-fuzz: seed 1: 10 calls, 3 error returns\n"
+    assert mpi_fuzz.classify(0, ok, "")[0] == "ok"
+    assert mpi_fuzz.classify(0, ok + ok, "", np=2)[0] == "ok"
+    assert mpi_fuzz.classify(0, ok, "", np=2)[0] == "guest"  # a rank did not finish
+    assert mpi_fuzz.classify(134, "", "embedder: guest trapped: out of bounds memory access\n")[0] == "guest"
+    assert mpi_fuzz.classify(1, "", "embedder: MPI_Comm_free: MPI_ERR_COMM: invalid communicator\n")[0] == "guest"
+    assert mpi_fuzz.classify(-11, ok, "")[0] == "crash"
+    assert mpi_fuzz.classify(101, "", "thread 'main' panicked at embedder/src/x.rs:1:1:\n")[0] == "crash"
+    assert mpi_fuzz.classify(134, "", "\nthread 'main' has overflowed its stack\n")[0] == "crash"
+    assert mpi_fuzz.classify(1, "", "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault).")[0] == "crash"
+    assert mpi_fuzz.classify(134, "", "free(): invalid pointer\n")[0] == "crash"
+
+
+# Host crashes the MPI-call fuzzer finds and nobody has fixed yet
+# (docs/security-fuzz.md, "Found and not fixed"): the runs stop at the first
+# one, so these tests fail today. Strict: once the holes are fixed they pass,
+# and this marker (and its entry in tests/conftest.py) must go.
+OPEN_HOST_CRASHES = pytest.mark.xfail(
+    strict=True, raises=AssertionError,
+    reason="open host crashes found by the MPI-call fuzzer (uncommitted datatypes, Reduce_local inoutbuf, "
+           "huge counts, heap corruption): docs/security-fuzz.md",
+)
+
+
+@OPEN_HOST_CRASHES
+def test_mpi_calls_singleton(embedder):
+    results, wall = mpi_fuzz.fuzz(16_000, 4_000, first_seed=1, timeout=60, stop_on_failure=True)
+    print(mpi_fuzz.summary(results, wall))
+    assert not failures(results), failures(results)
+    assert sum(o.calls for o in results) >= 16_000
+
+
+@OPEN_HOST_CRASHES
+def test_mpi_calls_two_ranks(embedder):
+    results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60, stop_on_failure=True)
+    print(mpi_fuzz.summary(results, wall, 2))
+    assert not failures(results), failures(results)
+    assert sum(o.calls for o in results) >= 2 * 4_000
+
+
+def fuzz_modules(*args, timeout=240):
+    if not FUZZ_MODULES.exists():
+        pytest.fail(f"{FUZZ_MODULES} is missing: run `make build` first")
+    try:
+        p = subprocess.run([FUZZ_MODULES, *args], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"fuzz-modules hung: {e.stdout}")
+    print(p.stdout[-3000:])
+    return p
+
+
+def test_modules_agree_across_backends():
+    """Without SIMD: LLVM, Cranelift and Singlepass."""
+    p = fuzz_modules("--seed", "1", "--modules", "300", "--simd", "off")
+    assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
+    m = re.search(r"module-fuzz: seed 1: (\d+) modules .* 0 mismatches, 0 host panics", p.stdout)
+    assert m and int(m.group(1)) == 300
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="Wasmer 4.4's LLVM backend misses out-of-bounds traps in some SIMD "
+                   "functions that Cranelift traps on (docs/security-fuzz.md); strict: passes once fixed")
+def test_simd_modules_agree_on_llvm_and_cranelift():
+    p = fuzz_modules("--seed", "1", "--modules", "150", "--simd", "only")
+    assert re.search(r"module-fuzz: seed 1: 150 modules", p.stdout), p.stdout[-3000:] + p.stderr[-3000:]
+    assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]
+
+
+def test_group_arguments_found_by_the_fuzzer(embedder, tmp_path):
+    """Reproducers of the fuzzer's first finds (ranks outside a group, n*3
+    overflowing, freeing MPI_GROUP_EMPTY): error classes, no host crash."""
+    wasm = tmp_path / "group_args.wasm"
+    subprocess.run([mpi_fuzz.WASM_MPICC, "-O2", "-o", wasm, Path(__file__).parent / "programs" / "group_args.c"], check=True)
+    p = subprocess.run([mpi_fuzz.EMBEDDER, "--cache-dir", tmp_path / "cache", wasm], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.count(": ok\n") == 10 and "WRONG" not in p.stdout, p.stdout
+    assert "translated: 0 MPI_PROC_NULL" in p.stdout and "empty size 0" in p.stdout and p.stdout.endswith("done\n")
+
+
+def test_table_grow_by_4g_entries_fails_in_the_guest(embedder, tmp_path):
+    """table.grow may fail (it returns -1): the guest goes on and exits 0."""
+    wat = tmp_path / "grow.wat"
+    wat.write_text('(module (table 0 funcref) (memory (export "memory") 1)\n'
+                   '  (func (export "_start") ref.null func i32.const -1 table.grow 0 i32.const -1 i32.ne\n'
+                   '    if unreachable end))\n')
+    subprocess.run(["wat2wasm", wat, "-o", tmp_path / "grow.wasm"], check=True)
+    for backend in ("llvm", "cranelift", "singlepass"):
+        p = subprocess.run([mpi_fuzz.EMBEDDER, "--no-cache", "--backend", backend, tmp_path / "grow.wasm"],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, f"{backend}: exit {p.returncode}\n{p.stderr[-2000:]}"
