@@ -367,6 +367,7 @@ impl Ctx<'_> {
     #[inline]
     pub fn buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
+        dt.check_committed()?;
         datatype::check_count(count)?;
         self.hull_at(ptr, dt.hull(count))
     }
@@ -607,6 +608,7 @@ impl Ctx<'_> {
     /// (a w-collective block; `offset` may be negative).
     pub fn block(&self, ptr: u32, offset: i64, count: i64, dt: &DatatypeEntry) -> MpiResult {
         self.not_in_place(ptr)?;
+        dt.check_committed()?;
         datatype::check_count(count)?;
         let (lo, hi) = dt.hull(count);
         self.hull_at(ptr, (offset as i128 + lo, offset as i128 + hi))?;
@@ -618,6 +620,7 @@ impl Ctx<'_> {
     /// checked.
     pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
+        dt.check_committed()?;
         let (counts, displs) = (self.ints(counts, n)?, self.ints(displs, n)?);
         self.hull_at(ptr, vhull(counts.zip(displs), dt)?)
     }
@@ -902,7 +905,7 @@ mod span_tests {
     const SIZE: usize = 64 * 1024;
 
     fn int(extent: i64) -> DatatypeEntry {
-        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent, true_lb: 0, true_extent: 4 }
+        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent, true_lb: 0, true_extent: 4, committed: true }
     }
 
     fn with_ctx(f: impl FnOnce(&Ctx)) {

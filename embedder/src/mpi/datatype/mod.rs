@@ -68,9 +68,21 @@ pub struct DatatypeEntry {
     pub extent: i64,
     pub true_lb: i64,
     pub true_extent: i64,
+    /// Predefined types, and derived ones after MPI_Type_commit. Open MPI
+    /// and MPICH trust the caller here: an uncommitted type handed to a
+    /// data-moving call (or to the pack-size queries) crashed the host.
+    pub committed: bool,
 }
 
 impl DatatypeEntry {
+    /// Types that describe data the host will move must be committed.
+    pub fn check_committed(&self) -> MpiResult {
+        if self.committed {
+            return Ok(());
+        }
+        Err(MpiError::new(abi::c::MPI_ERR_TYPE, "the datatype is not committed (call MPI_Type_commit first)"))
+    }
+
     /// The bytes `count` elements touch, as a half-open range `[lo, hi)`
     /// relative to the buffer pointer. MPI places element i at
     /// `i·extent + [true_lb, true_lb + true_extent)`, so the hull runs from
@@ -115,7 +127,7 @@ pub fn predefined_table() -> Table<DatatypeEntry> {
             continue;
         }
         let Some(dt) = host_name(name).and_then(|h| host.datatypes.get(h)) else { continue };
-        if let Ok(entry) = describe(*dt) {
+        if let Ok(entry) = describe(*dt).map(|e| DatatypeEntry { committed: true, ..e }) {
             table.set_predefined(value, entry);
             // a user reduction sees the guest type named like the host type
             if host_name(name) == Some(name) {
@@ -154,7 +166,7 @@ mod tests {
     use super::*;
 
     fn int() -> DatatypeEntry {
-        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4 }
+        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4, committed: true }
     }
 
     #[test]

@@ -86,6 +86,7 @@ pub fn pack_size(mut env: FunctionEnvMut<MpiEnv>, incount: i32, datatype: i32, c
     call(&mut env, "MPI_Pack_size", comm, |cx| {
         let c = cx.comm(comm)?;
         let dt = cx.datatype(datatype)?;
+        dt.check_committed()?;
         let mut s = 0;
         cx.host(unsafe { ffi::MPI_Pack_size(incount, dt.host.0, c.host.0, &mut s) })?;
         Ok(cx.mem.write_i32(size, s)?)
@@ -131,6 +132,7 @@ pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i3
     call(&mut env, "MPI_Pack_external_size", abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
+        dt.check_committed()?;
         cx.mem.range(size, 4)?;
         let mut s: ffi::MPI_Aint = 0;
         cx.host(unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), incount, dt.host.0, &mut s) })?;

@@ -36,6 +36,7 @@ pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32
         cx.host(unsafe { ffi::MPI_Type_commit(&mut entry.host.0) })?;
         if let Some(e) = cx.bridge.datatypes.get_mut(h) {
             e.host = entry.host; // the host may hand back another handle
+            e.committed = true;
         }
         Ok(())
     })
