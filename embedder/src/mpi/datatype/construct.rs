@@ -57,6 +57,18 @@ fn construct(cx: &mut Ctx, newtype: u32, desc: Description, make: impl FnOnce(&[
 
 impl Ctx<'_> {
     /// Records a new host type (freed again if it cannot be described).
+    /// Commits a guest type on the host and records it (the host may hand
+    /// back another handle).
+    pub fn commit_datatype(&mut self, handle: i32) -> MpiResult {
+        let mut entry = self.datatype(handle)?;
+        self.host(unsafe { ffi::MPI_Type_commit(&mut entry.host.0) })?;
+        if let Some(e) = self.bridge.datatypes.get_mut(handle) {
+            e.host = entry.host;
+            e.committed = true;
+        }
+        Ok(())
+    }
+
     pub fn new_datatype(&mut self, host: host_mpi::Datatype, contents: Rc<Contents>) -> MpiResult<i32> {
         let entry = match describe(host) {
             Ok(e) => e,
@@ -87,13 +99,13 @@ impl Ctx<'_> {
     /// `n` guest ints, handles or 32-bit MPI_Aint values.
     pub fn int_vec(&self, ptr: u32, n: i32) -> MpiResult<Vec<i32>> {
         count(n)?;
+        let p = self.mem.range(ptr, n as u64 * 4)? as *const i32;
         if n > MAX_BLOCKS {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_COUNT,
                 format!("{n} blocks: more than the {MAX_BLOCKS} a derived datatype may have in this embedder"),
             ));
         }
-        let p = self.mem.range(ptr, n as u64 * 4)? as *const i32;
         Ok((0..n as usize).map(|i| unsafe { p.add(i).read_unaligned() }).collect())
     }
 
@@ -253,7 +265,12 @@ pub fn type_create_resized(mut env: FunctionEnvMut<MpiEnv>, oldtype: i32, lb: i3
 pub fn dup_type(cx: &mut Ctx, oldtype: i32, newtype: u32) -> MpiResult<i32> {
     let d = Description::new(abi::c::MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]);
     construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_dup(t[0], new) })?;
-    Ok(cx.mem.read_i32(newtype)?)
+    let new = cx.mem.read_i32(newtype)?;
+    // a duplicate has all of its original's properties, committed or not
+    if cx.datatype(oldtype)?.committed {
+        cx.commit_datatype(new)?;
+    }
+    Ok(new)
 }
 
 /// Fortran parameterized types have no wasm32 meaning.

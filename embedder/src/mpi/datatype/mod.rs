@@ -216,6 +216,13 @@ mod tests {
     }
 
     #[test]
+    fn only_committed_types_describe_data() {
+        assert!(int().check_committed().is_ok());
+        let fresh = DatatypeEntry { committed: false, ..int() };
+        assert_eq!(fresh.check_committed().unwrap_err().class, abi::c::MPI_ERR_TYPE);
+    }
+
+    #[test]
     fn ilp32_types_map_to_host_types_of_the_same_size() {
         assert_eq!(host_name("MPI_LONG"), Some("MPI_INT32_T"));
         assert_eq!(host_name("MPI_UNSIGNED_LONG"), Some("MPI_UINT32_T"));

@@ -32,13 +32,7 @@ impl Ctx<'_> {
 pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_commit", WORLD, |cx| {
         let h = cx.mem.read_i32(datatype)?;
-        let mut entry = cx.datatype(h)?;
-        cx.host(unsafe { ffi::MPI_Type_commit(&mut entry.host.0) })?;
-        if let Some(e) = cx.bridge.datatypes.get_mut(h) {
-            e.host = entry.host; // the host may hand back another handle
-            e.committed = true;
-        }
-        Ok(())
+        cx.commit_datatype(h)
     })
 }
 
@@ -212,7 +206,11 @@ pub fn type_get_contents(
                 TypeRef::Derived(owned) => {
                     let mut dup = host_mpi::null_datatype();
                     cx.host(unsafe { ffi::MPI_Type_dup(owned.entry.host.0, &mut dup.0) })?;
-                    cx.new_datatype(dup, Rc::clone(&owned.contents))?
+                    let h = cx.new_datatype(dup, Rc::clone(&owned.contents))?;
+                    // the standard leaves their committed state open; usable
+                    // at once, as Open MPI's and MPICH's are
+                    cx.commit_datatype(h)?;
+                    h
                 }
             };
             cx.mem.write_i32(datatypes + 4 * i as u32, handle)?;
