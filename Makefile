@@ -70,7 +70,7 @@ test-mpich-sandbox: build
 	@echo mpich > $(MPICH_TARGET)/release/.mpi
 	EMBEDDER_BIN=$(MPICH_TARGET)/release/embedder EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
 
-# docs/security-fuzz.md: random MPI argument vectors from inside a guest (1 rank,
+# docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass
 FUZZ_CALLS ?= 1000000
 FUZZ_MODULES ?= 10000

@@ -2,7 +2,7 @@
 //!
 //! An entry is native code that is loaded with Wasmer's unchecked
 //! deserializer, so whoever can write an entry can run code as the user.
-//! Threat model and defences (docs/security-files-cache.md):
+//! Threat model and defences (docs/security.md):
 //! - Only the user (and root) may write the cache: a cache directory, an
 //!   ancestor of it (unless sticky), an entry or the secret that someone else
 //!   could write is refused with a notice, and the job compiles in memory.

@@ -96,7 +96,7 @@ def test_hostile_arguments_give_error_classes(build, run_wasm, program, mode, np
     ids=["negative-extent", "counts-changed"],
 )
 def test_holes_found_by_these_programs(build, run_wasm, program, mode, np, function):
-    """Holes these programs found (see docs/security-hostile.md): negative
+    """Holes these programs found (see docs/security.md): negative
     extents escaping the span check; count arrays the host read in guest
     memory after a user reduction function rewrote them (Open MPI's
     MPI_Reduce_scatter reads recvcounts again: now it reads a host copy)."""

@@ -1,4 +1,4 @@
-"""Seeded, short runs of both fuzzers (docs/security-fuzz.md); `make fuzz`
+"""Seeded, short runs of both fuzzers (docs/security.md); `make fuzz`
 runs the long ones. A host crash, a hang or a backend mismatch fails."""
 import re
 import subprocess
@@ -47,7 +47,7 @@ def test_classify_tells_host_crashes_from_guest_endings():
 
 
 # Host crashes the MPI-call fuzzer finds and nobody has fixed yet
-# (docs/security-fuzz.md, "Found and not fixed"): the runs stop at the first
+# (docs/security.md, "What the fuzzers found"): the runs stop at the first
 # one, so these tests fail today. Strict: once the holes are fixed they pass,
 # and this marker (and its entry in tests/conftest.py) must go.
 OPEN_HOST_CRASHES = pytest.mark.xfail(
@@ -92,7 +92,7 @@ def test_modules_agree_across_backends():
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason="Wasmer 4.4's LLVM backend misses out-of-bounds traps in some SIMD "
-                   "functions that Cranelift traps on (docs/security-fuzz.md); strict: passes once fixed")
+                   "functions that Cranelift traps on (docs/security.md); strict: passes once fixed")
 def test_simd_modules_agree_on_llvm_and_cranelift():
     p = fuzz_modules("--seed", "1", "--modules", "150", "--simd", "only")
     assert re.search(r"module-fuzz: seed 1: 150 modules", p.stdout), p.stdout[-3000:] + p.stderr[-3000:]

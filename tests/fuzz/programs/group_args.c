@@ -1,5 +1,5 @@
 /* Group arguments the host MPI does not check, found by the MPI-call fuzzer
- * (docs/security-fuzz.md): each must give an MPI error class or be
+ * (docs/security.md): each must give an MPI error class or be
  * harmless, never a host crash. Prints one line per case, then "done". */
 #include <mpi.h>
 #include <stdio.h>
