@@ -52,6 +52,10 @@ pub fn make_engine(backend: Backend) -> Engine {
 }
 
 /// BLAKE3 over the module and everything that changes the machine code.
+/// The changes carried to Wasmer's LLVM backend (patches/README.md): code
+/// compiled before a change must not be loaded after it.
+const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results";
+
 pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
     let mut h = blake3::Hasher::new();
     let mut field = |name: &str, value: &[u8]| {
@@ -62,6 +66,9 @@ pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
     field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
     field("wasmer", wasmer::VERSION.as_bytes());
     field("backend", backend_options(backend).as_bytes());
+    if backend == Backend::Llvm {
+        field("llvm-patches", LLVM_PATCHES.as_bytes());
+    }
     // Backends elide bounds checks against the guard they were compiled for.
     field("memory", format!("{:?}", reservation::style()).as_bytes());
     field("triple", target.triple().to_string().as_bytes());
@@ -91,6 +98,29 @@ fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// Module::new, with a compiler panic made an error: Wasmer's compilers
+/// panic on some valid modules (the module fuzzer found such in LLVM), and
+/// that is this module failing to compile, not the job crashing.
+fn compile_catching_panics(engine: &Engine, wasm: &[u8]) -> Result<Module> {
+    panic_as_error(|| Ok(Module::new(engine, wasm)?))
+        .map_err(|e| e.context("the compiler failed on this module; another --backend may compile it"))
+}
+
+fn panic_as_error<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {})); // the message goes into the error
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    out.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        bail!("panicked (a bug in Wasmer): {what}")
+    })
+}
+
 /// Compiles `path`, or loads it from the cache.
 pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
     let start = Instant::now();
@@ -109,7 +139,7 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
         Ok(())
     };
     let compile = || {
-        Module::new(&engine, &wasm).with_context(|| {
+        compile_catching_panics(&engine, &wasm).with_context(|| {
             let hint = if common.backend == Backend::Singlepass {
                 " (Singlepass has no SIMD support: use --backend cranelift or llvm, or build without -msimd128)"
             } else {
@@ -158,6 +188,15 @@ pub fn compile_command(common: &Common, args: &CompileArgs) -> Result<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_error_and_the_hook_is_restored() {
+        let err = panic_as_error::<()>(|| panic!("Found FloatValue but expected the IntValue variant")).unwrap_err();
+        assert!(format!("{err:#}").contains("expected the IntValue variant"), "{err:#}");
+        assert_eq!(panic_as_error(|| Ok(7)).unwrap(), 7);
+        // the default hook is back: a later panic is reported as usual
+        assert!(std::panic::catch_unwind(|| panic!("x")).is_err());
+    }
 
     #[test]
     fn cache_key_depends_on_module_backend_and_cpu() {

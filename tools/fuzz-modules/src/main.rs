@@ -51,6 +51,10 @@ struct Args {
     /// Print what each backend did with each module.
     #[arg(long)]
     verbose: bool,
+    /// Check this module file instead of generated ones (a saved or reduced
+    /// reproducer; its exports are called with arguments from --seed).
+    #[arg(long)]
+    module: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
@@ -272,6 +276,11 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<bool> {
     };
     let wasm = generate(&mut rng, simd, args.fuel)?;
     let arg_seed = rng.next();
+    check(args, index, &wasm, simd, arg_seed, totals)
+}
+
+/// Runs `wasm` on the backends and compares; false after a host panic.
+fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals: &mut Totals) -> Result<bool> {
     let backends: &[Backend] = if simd {
         &[Backend::Llvm, Backend::Cranelift]
     } else {
@@ -282,12 +291,12 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<bool> {
         // a panic inside Wasmer (compiling or running) is a host crash:
         // reported with its module; the run stops there (Wasmer's state
         // after a panic is not to be trusted: the next module may abort)
-        match std::panic::catch_unwind(|| run_on(b, &wasm, arg_seed)) {
+        match std::panic::catch_unwind(|| run_on(b, wasm, arg_seed)) {
             Ok(run) => runs.push((b, run)),
             Err(_) => {
                 totals.panics += 1;
                 println!("HOST PANIC seed {} module {index} on {}", args.seed, b.name());
-                save(args, index, &wasm)?;
+                save(args, index, wasm)?;
                 return Ok(false);
             }
         }
@@ -328,7 +337,7 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<bool> {
                 }
             }
             print!("{report}");
-            save(args, index, &wasm)?;
+            save(args, index, wasm)?;
             break;
         }
     }
@@ -339,7 +348,13 @@ fn main() -> Result<()> {
     let args = Args::parse();
     let start = Instant::now();
     let mut t = Totals::default();
-    for index in args.first..args.first + args.modules {
+    if let Some(path) = &args.module {
+        // all three backends: Singlepass refusing a SIMD module is counted
+        let wasm = std::fs::read(path)?;
+        check(&args, 0, &wasm, false, args.seed, &mut t)?;
+    }
+    let generated = if args.module.is_some() { 0 } else { args.modules };
+    for index in args.first..args.first + generated {
         if args.trace {
             eprintln!("module {index}");
         }

@@ -1,0 +1,3 @@
+mod wasm;
+
+pub use self::wasm::FuncTrampoline;
