@@ -14,10 +14,6 @@ ALLOWED_SKIPS = {
     (r".*", r"user namespaces? (are|is) (not available|forbidden|disabled)"): "kernel policy, not ours to set up",
     # giving a cache to another user needs root; `make test` with sudo runs as a user
     (r"test_cache_trust\.py", r"needs root|owned by root"): "needs root (CI containers run as root)",
-    # strict xfails that record open sandbox holes found by the fuzzers; each
-    # turns into a failure when the hole is fixed (docs/security.md)
-    (r"tests/fuzz/test_fuzz\.py::test_mpi_calls_", r"open host crashes found by the MPI-call fuzzer"): "open holes, issue 9",
-    (r"tests/fuzz/test_fuzz\.py::test_simd_modules", r"LLVM backend misses out-of-bounds traps"): "Wasmer 4.4 LLVM, open",
 }
 
 CI = os.environ.get("CI", "").lower() == "true"

@@ -113,9 +113,13 @@ LENGTHS = {
     ("Dist_graph_neighbors", "destinations"): f"{DEGREES}.1.max(maxoutdegree as i64)",
     ("Dist_graph_neighbors", "destweights"): f"{DEGREES}.1.max(maxoutdegree as i64)",
 }
-# Topology arguments the host MPI may trust blindly, validated by helpers in
-# topo.rs just before the host call (after every array is bounds-checked).
-TOPO_CHECKS = {
+# Arguments the host MPI trusts blindly, validated by helpers (topology in
+# topo.rs, groups in group.rs) just before the host call (after every array
+# is bounds-checked).
+ARG_CHECKS = {
+    "Cancel": ["cx.check_active(request)?"],
+    "Comm_create": ["cx.check_subgroup(&comm_, group_)?"],
+    "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?"],
     "Cart_create": ["cx.check_cart(&comm_, ndims, dims)?"],
     "Cart_map": ["cx.check_cart(&comm_, ndims, dims)?"],
@@ -198,7 +202,9 @@ def gen_fn(f):
     comm = f.first("COMMUNICATOR", "in")
     errcomm = comm["name"] if comm else "abi::c::MPI_COMM_WORLD"
     sig = ", ".join(f"{rust_ident(p['name'])}: {p['wasm']}" for p in P)
-    body, args, after = [], [], []
+    # `always`: after the host call whatever it returned (a message the host
+    # consumed is gone even when the receive fails, e.g. truncated)
+    body, args, after, always = [], [], [], []
     rooted = f.collective and "root" in f.by_name
     if comm:
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
@@ -305,7 +311,7 @@ def gen_fn(f):
         elif k == "MESSAGE" and d == "inout":
             body.append(f"let mut {n}_ = cx.message({n})?;")
             args.append(f"&mut {n}_.0")
-            after.append(f"cx.done_message({n}, {n}_)?;")
+            always.append(f"cx.done_message({n}, {n}_)?;")
         elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI",
                    "NUM_DIMS", "ARRAY_LENGTH", "DEGREE") and d == "out" and not p["length"]:
             ty = "i64" if "MPI_Count" in p["cdecl"] else "i32"
@@ -338,12 +344,18 @@ def gen_fn(f):
             out_handle(body, args, after, n, f"null_{kind}", finish)
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
-    body += [f"{c};" for c in TOPO_CHECKS.get(f.short, [])]
+    body += [f"{c};" for c in ARG_CHECKS.get(f.short, [])]
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
     lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
     lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
     lines += [f"        {b}" for b in body]
-    if after:
+    if always:
+        lines.append(f"        let rc = unsafe {{ {call} }};")
+        lines += [f"        {a}" for a in always]
+        lines.append("        cx.host(rc)?;")
+        lines += [f"        {a}" for a in after]
+        lines.append("        Ok(())")
+    elif after:
         lines.append(f"        cx.host(unsafe {{ {call} }})?;")
         lines += [f"        {a}" for a in after]
         lines.append("        Ok(())")

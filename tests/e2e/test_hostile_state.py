@@ -84,6 +84,18 @@ def test_finalize_completes_a_pending_comm_idup(wasm, run_wasm):
         all_ok(r, 2)
 
 
+def test_freeing_the_parent_of_a_pending_comm_idup(wasm, run_wasm):
+    """Open MPI 4.1 crashed in the next MPI_Comm_dup (a use after free in
+    its CID allocation, found by the MPI-call fuzzer): a few runs, since
+    whether the freed memory is reused in time varies."""
+    for i in range(5):
+        r = run_wasm(wasm, "idup-parent-free", np=2, timeout=60)
+        no_crash(r)
+        assert r.returncode == 0, f"run {i}: " + r.stdout + r.stderr
+        all_ok(r, 2)
+        assert sum("duplicates of a freed parent ok" in line for line in r.stdout.splitlines()) == 2
+
+
 def test_finalize_with_a_pending_receive(wasm, run_wasm):
     r = run_wasm(wasm, "finalize-irecv", np=2, timeout=60)
     no_crash(r)

@@ -37,9 +37,11 @@ WAITS = {"MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome"}
 # a local error (e.g. a bad buffer at the root only) blocks the others: only
 # the calls below get communicators with several ranks (nonblocking ones,
 # whose requests are never waited for, and local ones); the others get
-# MPI_COMM_SELF and its kin (see g_comm).
+# MPI_COMM_SELF and its kin (see g_comm). Not MPI_Comm_idup: the bridge
+# completes a pending duplication at MPI_Finalize, which then waits for
+# every rank's part, and a rank that failed its call locally has none.
 MULTI_RANK_OK = {f"MPI_{n}" for n in """Isend Irecv Issend Irsend Iprobe Improbe Send_init Recv_init Ssend_init
-Rsend_init Comm_idup Comm_size Comm_rank Comm_group Comm_compare Comm_test_inter Comm_remote_size Comm_remote_group
+Rsend_init Comm_size Comm_rank Comm_group Comm_compare Comm_test_inter Comm_remote_size Comm_remote_group
 Comm_get_name Comm_set_name Comm_get_info Comm_get_attr Comm_set_attr Comm_delete_attr Attr_get Attr_put Attr_delete
 Comm_get_errhandler Comm_set_errhandler Comm_call_errhandler Cart_get Cart_rank Cart_coords Cart_shift Cartdim_get
 Graph_get Graph_neighbors Graph_neighbors_count Graphdims_get Dist_graph_neighbors Dist_graph_neighbors_count
@@ -51,7 +53,7 @@ def nonblocking_collective(name):
     return name.startswith("MPI_I") and name[5:6].islower()
 
 
-HANDLE_GEN = {"MPI_Comm": "g_comm", "MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
+HANDLE_GEN = {"MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
               "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request"}
 
 
@@ -83,6 +85,9 @@ def arg(fn, ctype, kind):
             return "uint32_t", "g_waitreq()"
         return "uint32_t", "g_ptr()"
     base = ctype.replace("const ", "").strip()
+    if base == "MPI_Comm":
+        # an immediate, not a variable in guest memory that MPI could overwrite
+        return "uint32_t", f"g_comm({int(fn in MULTI_RANK_OK or nonblocking_collective(fn))})"
     if base in HANDLE_GEN:
         return "uint32_t", HANDLE_GEN[base] + "()"
     if base == "MPI_Count" or base == "MPI_Offset":
@@ -102,8 +107,6 @@ def arg(fn, ctype, kind):
 
 def case(index, name, ret, cparams, kinds):
     lines = [f"    case {index}: {{ /* {name} */"]
-    multi = name in MULTI_RANK_OK or nonblocking_collective(name)
-    lines.append(f"        fuzz_multi = {int(multi)};")
     call_args, locals_, indices = [], [], []
     for i, (cdecl, kind) in enumerate(zip(cparams, kinds)):
         if cdecl == "...":
@@ -118,7 +121,7 @@ def case(index, name, ret, cparams, kinds):
     # with `trace`, the call and its arguments (a crash's reproducer)
     fmt = ", ".join("%lld" if local == "int64_t" else "%#x" for local in locals_)
     vals = "".join(f", (long long)a{i}" if local == "int64_t" else f", (unsigned)a{i}" for i, local in zip(indices, locals_))
-    lines.append(f"        if (fuzz_tracing) fprintf(stderr, \"call {name}({fmt})\\n\"{vals});")
+    lines.append(f"        if (trace) fprintf(stderr, \"call {name}({fmt})\\n\"{vals});")
     call = f"{name}({', '.join(call_args)})"
     if ret == "int":
         lines.append(f"        return {call};")
@@ -140,7 +143,7 @@ def generate(provided):
            f"const unsigned fuzz_ncalls = {len(names)};",
            "const char* const fuzz_names[] = {"]
     out += [f"    \"{n}\"," for n in names]
-    out += ["};", "", "int fuzz_call(unsigned index) {", "    switch (index) {"]
+    out += ["};", "", "int fuzz_call(unsigned index, int trace) {", "    switch (index) {"]
     for i, name in enumerate(names):
         if name not in protos:
             raise SystemExit(f"{name} is provided but not declared in {gen_bridge.HEADER}")

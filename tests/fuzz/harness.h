@@ -11,7 +11,7 @@
  * are pointers on wasm32) except g_count64. */
 uint32_t g_ptr(void);     /* a buffer, array, string or out-parameter */
 uint32_t g_waitreq(void); /* a request array for a call that can block */
-uint32_t g_comm(void);
+uint32_t g_comm(int multi); /* multi: may it have several ranks (see g_comm) */
 uint32_t g_type(void);
 uint32_t g_group(void);
 uint32_t g_op(void);
@@ -39,16 +39,12 @@ int cb_MPI_Type_delete_attr_function(MPI_Datatype t, int k, void* val, void* ext
 int cb_MPI_Win_copy_attr_function(MPI_Win w, int k, void* extra, void* in, void* out, int* flag);
 int cb_MPI_Win_delete_attr_function(MPI_Win w, int k, void* val, void* extra);
 
-/* Set by the generated table before a call's arguments are drawn: may this
- * call get a communicator with several ranks (see g_comm)? */
-extern int fuzz_multi;
-
-/* `trace` given: the generated table prints each call before making it. */
-extern int fuzz_tracing;
 
 /* Generated: the call table. */
 extern const unsigned fuzz_ncalls;
 extern const char* const fuzz_names[];
-int fuzz_call(unsigned index);
+/* Draws the arguments of provided function `index` and calls it; with
+ * `trace`, prints the call first. */
+int fuzz_call(unsigned index, int trace);
 
 #endif

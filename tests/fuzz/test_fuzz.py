@@ -46,17 +46,6 @@ def test_classify_tells_host_crashes_from_guest_endings():
     assert mpi_fuzz.classify(134, "", "free(): invalid pointer\n")[0] == "crash"
 
 
-# Host crashes the MPI-call fuzzer finds and nobody has fixed yet
-# (docs/security.md, "What the fuzzers found"): the runs stop at the first
-# one, so these tests fail today. Strict: once the holes are fixed they pass,
-# and this marker (and its entry in tests/conftest.py) must go.
-OPEN_HOST_CRASHES = pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="open host crashes found by the MPI-call fuzzer on 2 ranks (heap corruption surfacing in "
-           "harmless calls such as MPI_Type_create_resized): docs/security.md",
-)
-
-
 def test_mpi_calls_singleton(embedder):
     results, wall = mpi_fuzz.fuzz(16_000, 4_000, first_seed=1, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall))
@@ -64,7 +53,6 @@ def test_mpi_calls_singleton(embedder):
     assert sum(o.calls for o in results) >= 16_000
 
 
-@OPEN_HOST_CRASHES
 def test_mpi_calls_two_ranks(embedder):
     results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall, 2))
@@ -91,9 +79,9 @@ def test_modules_agree_across_backends():
     assert m and int(m.group(1)) == 300
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="Wasmer 4.4's LLVM backend misses out-of-bounds traps in some SIMD "
-                   "functions that Cranelift traps on (docs/security.md); strict: passes once fixed")
 def test_simd_modules_agree_on_llvm_and_cranelift():
+    """LLVM missed out-of-bounds traps in SIMD code before the patched
+    backend (patches/README.md)."""
     p = fuzz_modules("--seed", "1", "--modules", "150", "--simd", "only")
     assert re.search(r"module-fuzz: seed 1: 150 modules", p.stdout), p.stdout[-3000:] + p.stderr[-3000:]
     assert p.returncode == 0, p.stdout[-6000:] + p.stderr[-3000:]

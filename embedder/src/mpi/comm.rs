@@ -3,7 +3,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr,
-    context::{call, CommEntry},
+    context::{call, CommEntry, PendingDup},
     generated,
     errors::{Fatal, MpiError},
     MpiEnv,
@@ -38,7 +38,9 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {
     }
     call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
         let mut c = cx.comm(h)?.host;
-        cx.host(unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.0) })?;
+        if !super::request::defer_free_while_duplicated(cx, c) {
+            cx.host(unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.0) })?;
+        }
         if let Some(entry) = cx.bridge.comms.remove(h) {
             cx.bridge.release_errhandler(entry.errhandler);
         }
@@ -79,9 +81,9 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
         cx.mem.range(request, 4)?;
         let errhandler = cx.bridge.inherit_errhandler(comm);
         let guest = cx.bridge.comms.insert(CommEntry::pending(errhandler));
-        let mut slot = Box::new((guest, host_mpi::null_communicator()));
+        let mut slot = Box::new(PendingDup { guest, host: host_mpi::null_communicator(), parent: c.host, free_parent: false });
         let mut r = host_mpi::null_request();
-        let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.1 .0, &mut r.0) };
+        let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.host.0, &mut r.0) };
         if let Err(e) = cx.host(rc) {
             cx.bridge.comms.remove(guest);
             cx.bridge.release_errhandler(errhandler);

@@ -92,9 +92,12 @@ pub struct RequestEntry {
     pub host: host_mpi::Request,
     /// Persistent requests stay allocated (inactive) after completion.
     pub persistent: bool,
+    /// Started and not yet completed (always true for other requests):
+    /// Open MPI crashes cancelling a persistent receive never started.
+    pub active: bool,
     /// MPI_Comm_idup: the host writes the new communicator here when the
     /// request completes; the guest handle then points at it.
-    pub new_comm: Option<Box<(i32, host_mpi::Comm)>>,
+    pub new_comm: Option<Box<PendingDup>>,
     /// Host arrays the operation reads until it completes (Ialltoallw's
     /// types, Ineighbor_alltoallw's widened displacements).
     #[allow(dead_code)] // held, never read: it only has to live
@@ -110,8 +113,23 @@ impl RequestEntry {
     /// `Ctx::request_entry`, which cannot forget the call's arrays).
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
-        Self { host, persistent, new_comm: None, keep: None, arrays: Vec::new() }
+        Self { host, persistent, active: !persistent, new_comm: None, keep: None, arrays: Vec::new() }
     }
+}
+
+/// An MPI_Comm_idup in flight. Open MPI 4.1 reads the parent communicator
+/// until the duplication completes, also after MPI_Comm_free has freed it
+/// (a use after free, natively too): the bridge frees such a parent only
+/// when the duplication is done.
+#[derive(Debug)]
+pub struct PendingDup {
+    /// The guest handle of the new communicator.
+    pub guest: i32,
+    /// Written by the host MPI when the request completes.
+    pub host: host_mpi::Comm,
+    pub parent: host_mpi::Comm,
+    /// The guest freed the parent while the duplication was pending.
+    pub free_parent: bool,
 }
 
 pub struct Bridge {
@@ -726,7 +744,7 @@ impl Ctx<'_> {
     /// The entry for a new host request; it keeps the host copies of this
     /// call's int arrays alive until the request is freed.
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
-        RequestEntry { host, persistent, new_comm: None, keep: None, arrays: std::mem::take(&mut self.arrays) }
+        RequestEntry { host, persistent, active: !persistent, new_comm: None, keep: None, arrays: std::mem::take(&mut self.arrays) }
     }
 
     #[inline]
@@ -758,8 +776,14 @@ impl Ctx<'_> {
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid message handle {handle:#x}")))
     }
 
-    /// After a matched receive: the message handle is gone.
-    pub fn done_message(&mut self, ptr: u32, _host: host_mpi::Message) -> MpiResult {
+    /// After MPI_Mrecv/Imrecv, successful or not: once the host has taken
+    /// the message (it nulls its handle, also when the receive then fails,
+    /// e.g. truncated) the guest's handle is gone; a second use of it was a
+    /// use after free in Open MPI.
+    pub fn done_message(&mut self, ptr: u32, host: host_mpi::Message) -> MpiResult {
+        if host.0 != host_mpi::null_message().0 {
+            return Ok(()); // refused before the host took it: still valid
+        }
         let handle = self.mem.read_i32(ptr)?;
         if handle >= crate::handles::USER_BASE {
             self.bridge.messages.remove(handle);

@@ -50,3 +50,23 @@ pub fn translate_ranks(mut env: FunctionEnvMut<MpiEnv>, group1: i32, n: i32, ran
         Ok(())
     })
 }
+
+impl super::context::Ctx<'_> {
+    /// MPI_Comm_create(_group): `group` must be a subgroup of the
+    /// communicator's (local) group. Open MPI does not check it and crashes
+    /// (natively too) on a group with a process outside the communicator.
+    pub fn check_subgroup(&self, c: &super::context::CommEntry, group: host_mpi::Group) -> super::errors::MpiResult {
+        let (mut size, mut local) = (0, host_mpi::null_group());
+        self.host(unsafe { host_mpi::ffi::MPI_Group_size(group.0, &mut size) })?;
+        self.host(unsafe { host_mpi::ffi::MPI_Comm_group(c.host.0, &mut local.0) })?;
+        let ranks: Vec<i32> = (0..size).collect();
+        let mut translated = vec![0; size as usize];
+        let rc = unsafe { host_mpi::ffi::MPI_Group_translate_ranks(group.0, size, ranks.as_ptr() as _, local.0, translated.as_mut_ptr()) };
+        unsafe { host_mpi::ffi::MPI_Group_free(&mut local.0) };
+        self.host(rc)?;
+        match translated.iter().position(|&r| r == self.undefined()) {
+            Some(i) => Err(MpiError::new(abi::c::MPI_ERR_GROUP, format!("rank {i} of the group is not in the communicator's group"))),
+            None => Ok(()),
+        }
+    }
+}

@@ -87,9 +87,13 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
     if handle == NULL {
         return Ok(());
     }
-    if cx.bridge.requests.get(handle).is_some_and(|e| !e.persistent) {
-        retire(cx, handle);
-        cx.mem.write_i32(ptr, NULL)?;
+    match cx.bridge.requests.get_mut(handle) {
+        Some(e) if e.persistent => e.active = false,
+        Some(_) => {
+            retire(cx, handle);
+            cx.mem.write_i32(ptr, NULL)?;
+        }
+        None => {}
     }
     Ok(())
 }
@@ -98,10 +102,14 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
 /// communicator handle then points at the new host communicator.
 fn retire(cx: &mut Ctx, handle: i32) {
     if let Some(entry) = cx.bridge.requests.remove(handle) {
-        if let Some(new_comm) = entry.new_comm {
-            let (guest, host) = *new_comm;
-            if let Some(c) = cx.bridge.comms.get_mut(guest) {
-                *c = super::context::CommEntry::new(host, c.errhandler);
+        if let Some(dup) = entry.new_comm {
+            if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
+                *c = super::context::CommEntry::new(dup.host, c.errhandler);
+            }
+            if dup.free_parent && !defer_free_while_duplicated(cx, dup.parent) {
+                let mut parent = dup.parent;
+                // the guest's MPI_Comm_free already succeeded
+                unsafe { ffi::MPI_Comm_free(&mut parent.0) };
             }
         }
     }
@@ -116,6 +124,20 @@ fn finish_idup(cx: &mut Ctx, handle: i32) -> MpiResult {
     cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
     retire(cx, handle);
     Ok(())
+}
+
+/// MPI_Comm_free of a communicator that a pending MPI_Comm_idup duplicates:
+/// true if the host's free is left to the end of that duplication (see
+/// `PendingDup`).
+pub fn defer_free_while_duplicated(cx: &mut Ctx, comm: host_mpi::Comm) -> bool {
+    let pending = cx.bridge.requests.user_handles().find(|&h| {
+        cx.bridge.requests.get(h).and_then(|e| e.new_comm.as_ref()).is_some_and(|d| d.parent.0 == comm.0 && !d.free_parent)
+    });
+    let Some(h) = pending else { return false };
+    if let Some(dup) = cx.bridge.requests.get_mut(h).and_then(|e| e.new_comm.as_mut()) {
+        dup.free_parent = true;
+    }
+    true
 }
 
 /// At MPI_Finalize: completes every MPI_Comm_idup the guest never waited
@@ -225,7 +247,9 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
     call(&mut env, "MPI_Start", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
-        cx.host(unsafe { ffi::MPI_Start(&mut r.0) })
+        cx.host(unsafe { ffi::MPI_Start(&mut r.0) })?;
+        set_active(cx, &[h]);
+        Ok(())
     })
 }
 
@@ -233,9 +257,33 @@ pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> R
     call(&mut env, "MPI_Startall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
         let rc = unsafe { ffi::MPI_Startall(count, hosts.as_mut_ptr() as *mut _) };
+        if rc == host_mpi::SUCCESS {
+            set_active(cx, &handles);
+        }
         give_back(cx, handles, hosts);
         cx.host(rc)
     })
+}
+
+fn set_active(cx: &mut Ctx, handles: &[i32]) {
+    for &h in handles {
+        if let Some(e) = cx.bridge.requests.get_mut(h) {
+            e.active = true;
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// MPI_Cancel: there must be an operation to cancel. MPICH refuses an
+    /// inactive persistent request; Open MPI 4.1 crashes on a receive never
+    /// started (natively too).
+    pub fn check_active(&self, request: u32) -> MpiResult {
+        let h = self.mem.read_i32(request)?;
+        match self.bridge.requests.get(h) {
+            Some(e) if !e.active => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, "an inactive persistent request has nothing to cancel")),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// After Waitall/Testall: completes the requests `done` selects and writes

@@ -153,6 +153,17 @@ int main(int argc, char **argv) {
     rc = MPI_Alltoallw(data, (int *)tail(2), displs, types, data + 64, counts, displs, types, MPI_COMM_WORLD);
     expect("alltoallw sendcounts past the end", rc, MPI_ERR_BUFFER, 1);
 
+    /* communicators from a group with processes outside the communicator
+     * (Open MPI crashed on both, natively too) */
+    MPI_Group world_group;
+    MPI_Comm made = MPI_COMM_WORLD;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    rc = MPI_Comm_create_group(MPI_COMM_SELF, world_group, 5, &made);
+    expect("comm_create_group with a group larger than the communicator", rc, MPI_ERR_GROUP, made == MPI_COMM_WORLD);
+    rc = MPI_Comm_create(MPI_COMM_SELF, world_group, &made);
+    expect("comm_create with a group larger than the communicator", rc, MPI_ERR_GROUP, made == MPI_COMM_WORLD);
+    MPI_Group_free(&world_group);
+
     /* the job is still consistent: a real collective works */
     int sum = 0, one = 1;
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

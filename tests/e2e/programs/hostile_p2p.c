@@ -173,6 +173,62 @@ int main(int argc, char **argv) {
     rc = MPI_Buffer_attach(t, 32);
     expect("buffer_attach past the end", rc, MPI_ERR_BUFFER, untouched(t, 16));
 
+    /* cancelling a persistent receive: only while it is active (Open MPI
+     * crashed on one never started, natively too; MPICH refuses it) */
+    int np;
+    flag = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    rc = MPI_Recv_init(buf, 1, MPI_INT, (me + 1) % np, 99, MPI_COMM_WORLD, &reqs[1]);
+    rc = rc ? rc : MPI_Cancel(&reqs[1]);
+    expect("cancel a persistent receive never started", rc, MPI_ERR_REQUEST, 1);
+    rc = MPI_Start(&reqs[1]);
+    rc = rc ? rc : MPI_Cancel(&reqs[1]);
+    rc = rc ? rc : MPI_Wait(&reqs[1], &st);
+    rc = rc ? rc : MPI_Test_cancelled(&st, &flag);
+    expect("cancel a started persistent receive", rc, MPI_SUCCESS, flag && reqs[1] != MPI_REQUEST_NULL);
+    rc = MPI_Cancel(&reqs[1]);
+    expect("cancel a persistent receive after its completion", rc, MPI_ERR_REQUEST, 1);
+    MPI_Request_free(&reqs[1]);
+
+    /* a matched message is consumed by MPI_Mrecv even when the receive
+     * fails (truncated): its handle must not name it again (a second
+     * MPI_Mrecv with the old value was a use after free in Open MPI) */
+    {
+        int out[4] = {1, 2, 3, 4}, in[4];
+        MPI_Message msg, stale;
+        MPI_Request sreq2;
+        MPI_Isend(out, 4, MPI_INT, me, 77, MPI_COMM_WORLD, &sreq2);
+        rc = MPI_Mprobe(me, 77, MPI_COMM_WORLD, &msg, &st);
+        stale = msg;
+        rc = rc ? rc : MPI_Mrecv(in, 1, MPI_INT, &msg, &st);
+        expect("mrecv truncated", rc, MPI_ERR_TRUNCATE, msg == MPI_MESSAGE_NULL);
+        MPI_Wait(&sreq2, MPI_STATUS_IGNORE);
+        rc = MPI_Mrecv(in, 4, MPI_INT, &stale, &st);
+        expect("mrecv with a consumed message", rc, MPI_ERR_REQUEST, 1);
+    }
+
+    /* a message larger than the receive buffer, from a peer and from
+     * itself: MPI_ERR_TRUNCATE and not a byte written past the buffer (Open
+     * MPI's single-copy protocols copied the whole message first, also
+     * into its own host buffers) */
+    {
+        static char big[65536], land[4096];
+        memset(big, 'x', sizeof big);
+        for (int self = 0; self < 2; self++) {
+            MPI_Request rs, rr;
+            memset(land, 0, sizeof land);
+            int to = self ? me : (me + 1) % np, from = self ? me : (me + np - 1) % np;
+            MPI_Irecv(land, 16, MPI_CHAR, from, 88 + self, MPI_COMM_WORLD, &rr);
+            MPI_Isend(big, (int)sizeof big, MPI_CHAR, to, 88 + self, MPI_COMM_WORLD, &rs);
+            rc = MPI_Wait(&rr, &st);
+            MPI_Wait(&rs, MPI_STATUS_IGNORE);
+            int past = 0;
+            for (int i = 16; i < (int)sizeof land; i++) past += land[i] != 0;
+            expect(self ? "message larger than the buffer, from itself" : "message larger than the buffer, from a peer", rc,
+                   MPI_ERR_TRUNCATE, past == 0);
+        }
+    }
+
     MPI_Barrier(MPI_COMM_WORLD);
     return hostile_finish();
 }

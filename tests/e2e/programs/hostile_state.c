@@ -11,7 +11,10 @@
  *   copy-recursion an attribute copy callback that duplicates the comm again
  *   finalize-idup  MPI_Finalize with an MPI_Comm_idup never completed
  *   finalize-irecv MPI_Finalize with a receive that never matched
- *   idup-free      MPI_Request_free on a pending MPI_Comm_idup request */
+ *   idup-free      MPI_Request_free on a pending MPI_Comm_idup request
+ *   idup-parent-free MPI_Comm_free of a communicator a pending
+ *                  MPI_Comm_idup duplicates (Open MPI 4.1 reads it after
+ *                  the free: a use after free, natively too) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +242,31 @@ static void idup_free(void) {
     MPI_Comm_free(&dup);
 }
 
+/* The standard lets a communicator be freed while operations on it are
+ * pending; the duplicates must still arrive, be usable, and other
+ * communicators be made meanwhile (Open MPI crashed in the next
+ * MPI_Comm_dup). Two duplications of the same parent, waited in reverse. */
+static void idup_parent_free(void) {
+    MPI_Comm parent, dup[2], other;
+    MPI_Request r[2];
+    MPI_Comm_dup(MPI_COMM_WORLD, &parent);
+    MPI_Comm_idup(parent, &dup[0], &r[0]);
+    MPI_Comm_idup(parent, &dup[1], &r[1]);
+    int rc = MPI_Comm_free(&parent);
+    int ok = rc == MPI_SUCCESS && parent == MPI_COMM_NULL;
+    for (int i = 0; i < 10; i++) {
+        ok &= MPI_Comm_dup(MPI_COMM_WORLD, &other) == MPI_SUCCESS;
+        ok &= MPI_Comm_free(&other) == MPI_SUCCESS;
+    }
+    for (int i = 1; i >= 0; i--) {
+        int sum = 0;
+        ok &= MPI_Wait(&r[i], MPI_STATUS_IGNORE) == MPI_SUCCESS;
+        ok &= MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, dup[i]) == MPI_SUCCESS && sum == size * (size - 1) / 2;
+        ok &= MPI_Comm_free(&dup[i]) == MPI_SUCCESS;
+    }
+    report("duplicates of a freed parent", ok);
+}
+
 static void finalize_irecv(void) {
     static int x;
     MPI_Request r;
@@ -255,6 +283,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "bsend-at-end")) bsend_at_end();
     else if (!strcmp(mode, "errh-recursion")) errhandler_mode(1);
     else if (!strcmp(mode, "errh-nested")) errhandler_mode(0);
+    else if (!strcmp(mode, "idup-parent-free")) idup_parent_free();
     else if (!strcmp(mode, "copy-recursion")) copy_recursion();
     else if (!strcmp(mode, "finalize-idup")) finalize_idup();
     else if (!strcmp(mode, "finalize-irecv")) finalize_irecv();

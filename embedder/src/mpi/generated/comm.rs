@@ -59,6 +59,7 @@ pub fn mpi_comm_create(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, n
         let group_ = cx.group(group)?;
         cx.mem.range(newcomm, 4)?;
         let mut newcomm_ = host_mpi::null_communicator();
+        cx.check_subgroup(&comm_, group_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_create(comm_.host.0, group_.0, &mut newcomm_.0) })?;
         cx.out_comm(newcomm, newcomm_, comm)?;
         Ok(())
@@ -72,6 +73,7 @@ pub fn mpi_comm_create_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: 
         let tag_ = cx.tag(tag, false)?;
         cx.mem.range(newcomm, 4)?;
         let mut newcomm_ = host_mpi::null_communicator();
+        cx.check_subgroup(&comm_, group_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_create_group(comm_.host.0, group_.0, tag_, &mut newcomm_.0) })?;
         cx.out_comm(newcomm, newcomm_, comm)?;
         Ok(())

@@ -249,8 +249,9 @@ pub fn mpi_mrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
         let mut message_ = cx.message(message)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_Mrecv(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut status_) })?;
+        let rc = unsafe { host_mpi::ffi::MPI_Mrecv(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut status_) };
         cx.done_message(message, message_)?;
+        cx.host(rc)?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -263,8 +264,9 @@ pub fn mpi_imrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatyp
         let mut message_ = cx.message(message)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Imrecv(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut request_.0) })?;
+        let rc = unsafe { host_mpi::ffi::MPI_Imrecv(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut request_.0) };
         cx.done_message(message, message_)?;
+        cx.host(rc)?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -348,6 +350,7 @@ pub fn mpi_recv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, data
 pub fn mpi_cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cancel", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(cx.mem.read_i32(request)?)?;
+        cx.check_active(request)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cancel(&request_.0 as *const _ as *mut _) })
     })
 }
