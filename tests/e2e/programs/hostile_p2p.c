@@ -191,8 +191,9 @@ int main(int argc, char **argv) {
     MPI_Request_free(&reqs[1]);
 
     /* a matched message is consumed by MPI_Mrecv even when the receive
-     * fails (truncated): its handle must not name it again (a second
-     * MPI_Mrecv with the old value was a use after free in Open MPI) */
+     * fails (truncated): its old handle must not name it again (a second
+     * MPI_Mrecv with it was a use after free in Open MPI). Open MPI nulls
+     * the handle; MPICH leaves it and refuses its second use. */
     {
         int out[4] = {1, 2, 3, 4}, in[4];
         MPI_Message msg, stale;
@@ -201,10 +202,10 @@ int main(int argc, char **argv) {
         rc = MPI_Mprobe(me, 77, MPI_COMM_WORLD, &msg, &st);
         stale = msg;
         rc = rc ? rc : MPI_Mrecv(in, 1, MPI_INT, &msg, &st);
-        expect("mrecv truncated", rc, MPI_ERR_TRUNCATE, msg == MPI_MESSAGE_NULL);
+        expect("mrecv truncated", rc, MPI_ERR_TRUNCATE, 1);
         MPI_Wait(&sreq2, MPI_STATUS_IGNORE);
         rc = MPI_Mrecv(in, 4, MPI_INT, &stale, &st);
-        expect("mrecv with a consumed message", rc, MPI_ERR_REQUEST, 1);
+        expect_error("mrecv with a consumed message", rc, 1);
     }
 
     /* a message larger than the receive buffer, from a peer and from
