@@ -573,7 +573,7 @@ def external_markdown(meta, ratios, hpcc_png, np_agg, np_png, runs):
         "each run in a fresh working directory (`--mapdir /:DIR` for the wasm runs).\n")
     rows = []
     for name, src in info.get("sources", {}).items():
-        rows.append((name, src.get("debian_source", ""), f"`{src.get('url', '')}`", f"`{src.get('sha256', '')}`"))
+        rows.append((name, src.get("debian_source", ""), f"`{src.get('tarball', '')}`", f"`{src.get('sha256', '')}`"))
     if rows:
         add(md_table(["code", "Debian source package", "tarball", "SHA-256"], rows) + "\n")
     fl = info.get("flavours", {})

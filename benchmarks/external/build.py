@@ -223,7 +223,7 @@ def build(mpicc="mpicc", jobs=2, force=False, log=print):
         fls["wasm"]["ar"], fls["wasm"]["ranlib"] = llvm_tool("ar"), llvm_tool("ranlib")
         ours = sorted(CBLAS_DIR.glob("cblas.[ch]")) + sorted(COMPAT_DIR.glob("*.c")) + [Path(__file__)]
         out = {}
-        info = {"sources": {n: {"url": url(n), "sha256": s["sha256"], "debian_source": s["debian_source"]}
+        info = {"sources": {n: {"tarball": s["pool"], "sha256": s["sha256"], "debian_source": s["debian_source"]}
                             for n, s in SOURCES.items()},
                 "hpl_opts": HPL_OPTS, "flavours": {}}
         for name, fl in fls.items():

@@ -4,6 +4,10 @@ source packages and check them against pinned SHA-256 hashes.
 
     python3 benchmarks/external/fetch.py [--dir DIR] [--mirror URL]
 
+The Debian archive is the one this machine's apt uses (the first source in
+/etc/apt that serves the release's own suite with `main`), unless --mirror
+or DEBIAN_MIRROR names another; no archive is built in.
+
 The tarballs are the `.orig.tar.gz` files of Debian 12 (bookworm)'s source
 packages hpcc 1.5.0-3 and netpipe 3.7.2-8, i.e. the unmodified upstream
 releases. Their sizes and hashes are those listed in the packages' `.dsc`
@@ -16,6 +20,7 @@ one fetched.
 import argparse
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import urllib.error
@@ -26,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 BUILD = HERE / "build"
 # verified tarballs outlive the clone (and its `git clean`)
 DOWNLOADS = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mpi-wasm-embedder-sources"
-MIRROR = os.environ.get("DEBIAN_MIRROR", "https://deb.debian.org/debian")
+APT_DIR = Path("/etc/apt")
 
 # name -> what to fetch. `pool` is the path under the mirror; sha256 and size
 # come from the Checksums-Sha256 field of the bookworm source package's .dsc.
@@ -53,7 +58,7 @@ class FetchError(Exception):
 
 
 class MirrorUnreachable(FetchError):
-    """The Debian mirror could not be reached at all (no network)."""
+    """No Debian archive could be reached (no network, or none configured)."""
 
 
 def sha256(path):
@@ -75,11 +80,58 @@ def verify(path, name):
         raise FetchError(f"{path}: SHA-256 {digest}, expected {src['sha256']} ({src['debian_source']})")
 
 
-def url(name, mirror=MIRROR):
-    return f"{mirror.rstrip('/')}/{SOURCES[name]['pool']}"
+def _apt_entries(apt_dir):
+    """(types, uris, suites, components) of every enabled apt source: one-line
+    `.list` files and deb822 `.sources` files."""
+    files = [apt_dir / "sources.list"] + sorted((apt_dir / "sources.list.d").glob("*"))
+    for f in files:
+        if not f.is_file():
+            continue
+        text = f.read_text(errors="replace")
+        if f.suffix == ".sources":
+            for stanza in re.split(r"\n\s*\n", text):
+                fields = {}
+                for line in stanza.splitlines():
+                    if ":" in line and not line.lstrip().startswith("#"):
+                        key, value = line.split(":", 1)
+                        fields[key.strip().lower()] = value.split()
+                if fields.get("enabled", ["yes"])[0].lower() != "no":
+                    yield fields.get("types", []), fields.get("uris", []), fields.get("suites", []), fields.get("components", [])
+        elif f.name == "sources.list" or f.suffix == ".list":
+            for line in text.splitlines():
+                words = re.sub(r"\[[^]]*\]", "", line.split("#", 1)[0]).split()  # drop [options]
+                if len(words) >= 3 and words[0] in ("deb", "deb-src"):
+                    yield [words[0]], [words[1]], [words[2]], words[3:]
 
 
-def fetch(name, dest=DOWNLOADS, mirror=MIRROR, log=print, timeout=120):
+def apt_mirror(apt_dir=APT_DIR, codename=None):
+    """The Debian archive this machine's apt uses: the URI of the first source
+    that serves the release's own suite (e.g. `bookworm`, not
+    `bookworm-security`) with `main`; None if there is none."""
+    if codename is None:
+        os_release = Path("/etc/os-release")
+        text = os_release.read_text() if os_release.exists() else ""
+        m = re.search(r"^VERSION_CODENAME=\"?([^\"\n]*)", text, re.M)
+        codename = m.group(1) if m else ""
+    for types, uris, suites, components in _apt_entries(Path(apt_dir)):
+        if codename and codename in suites and "main" in components and uris and ("deb" in types or "deb-src" in types):
+            return uris[0]
+    return None
+
+
+def default_mirror():
+    """DEBIAN_MIRROR, else the archive apt uses; FetchError if neither names one."""
+    mirror = os.environ.get("DEBIAN_MIRROR") or apt_mirror()
+    if not mirror:
+        raise MirrorUnreachable(f"no Debian archive in {APT_DIR}'s sources: pass --mirror URL or set DEBIAN_MIRROR")
+    return mirror
+
+
+def url(name, mirror=None):
+    return f"{(mirror or default_mirror()).rstrip('/')}/{SOURCES[name]['pool']}"
+
+
+def fetch(name, dest=DOWNLOADS, mirror=None, log=print, timeout=120):
     """Path of the verified tarball of `name` in `dest`, downloading it if
     needed. Raises MirrorUnreachable (no connection) or FetchError."""
     dest = Path(dest)
@@ -119,7 +171,7 @@ def fetch(name, dest=DOWNLOADS, mirror=MIRROR, log=print, timeout=120):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dir", type=Path, default=DOWNLOADS, help=f"download directory (default {DOWNLOADS})")
-    ap.add_argument("--mirror", default=MIRROR, help=f"Debian mirror (default {MIRROR}; env DEBIAN_MIRROR)")
+    ap.add_argument("--mirror", help="Debian archive URL (default: env DEBIAN_MIRROR, else the one apt uses)")
     args = ap.parse_args(argv)
     try:
         for name in SOURCES:

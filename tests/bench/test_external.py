@@ -8,7 +8,7 @@ Captured data: tests/bench/data/external_quick/ (capture_external.sh: one
 tests/bench/data/external_aborted/ (a wasm HPCC run that the embedder ended
 because it did not provide MPI_Op_create yet).
 
-The fetch+build tests need the Debian mirror (or the tarballs cached in
+The fetch+build tests need the Debian archive apt uses (or the tarballs cached in
 fetch.DOWNLOADS, outside the clone); without them they skip, saying so, and
 under CI=true they fail. MPI is the one under test (EMBEDDER_TEST_MPI). A wasm
 run that the embedder ends for lack of an MPI function fails."""
@@ -129,6 +129,7 @@ def fake_source(monkeypatch, tmp_path):
                                                "sha256": hashlib.sha256(content).hexdigest(),
                                                "size": len(content), "topdir": "fake"})
     served = {"data": content, "calls": 0}
+    monkeypatch.setenv("DEBIAN_MIRROR", "https://mirror.invalid/debian")
 
     def urlopen(url, timeout=None):
         served["calls"] += 1
@@ -175,8 +176,33 @@ def test_pinned_sources_are_bookworm_orig_tarballs():
     for name, src in fetch.SOURCES.items():
         assert re.fullmatch(r"[0-9a-f]{64}", src["sha256"]) and src["size"] > 100000
         assert src["pool"].startswith(f"pool/main/{name[0]}/{name}/") and src["pool"].endswith(".orig.tar.gz")
-    assert fetch.url("hpcc") == "https://deb.debian.org/debian/pool/main/h/hpcc/hpcc_1.5.0.orig.tar.gz"
     assert fetch.url("netpipe", "http://m/debian/") == "http://m/debian/pool/main/n/netpipe/netpipe_3.7.2.orig.tar.gz"
+
+
+def test_mirror_comes_from_the_apt_sources(tmp_path, monkeypatch):
+    """deb822 and one-line sources; the release's own suite with `main`, not
+    -security or a third-party repository; disabled files and entries skipped;
+    DEBIAN_MIRROR wins; none configured is MirrorUnreachable."""
+    apt = tmp_path / "apt"
+    (apt / "sources.list.d").mkdir(parents=True)
+    (apt / "sources.list.d" / "vendor.sources").write_text(
+        "Types: deb\nURIs: http://vendor.invalid/apt\nSuites: nodistro\nComponents: main\n")
+    (apt / "sources.list.d" / "old.list.disabled").write_text("deb http://disabled.invalid/debian bookworm main\n")
+    (apt / "sources.list.d" / "debian.sources").write_text(
+        "Types: deb\nURIs: http://off.invalid/debian\nSuites: bookworm\nComponents: main\nEnabled: no\n\n"
+        "Types: deb\n# a comment\nURIs: http://archive.invalid/debian-security\nSuites: bookworm-security\nComponents: main\n\n"
+        "Types: deb\nURIs: http://archive.invalid/debian\nSuites: bookworm bookworm-updates\nComponents: main contrib\n")
+    assert fetch.apt_mirror(apt, "bookworm") == "http://archive.invalid/debian"
+    assert fetch.apt_mirror(apt, "trixie") is None
+    (apt / "sources.list").write_text("# one-line form\ndeb [arch=amd64] http://line.invalid/debian bookworm main\n")
+    assert fetch.apt_mirror(apt, "bookworm") == "http://line.invalid/debian"
+    monkeypatch.setattr(fetch, "APT_DIR", tmp_path / "none")
+    monkeypatch.setattr(fetch, "apt_mirror", lambda: None)
+    monkeypatch.delenv("DEBIAN_MIRROR", raising=False)
+    with pytest.raises(fetch.MirrorUnreachable, match="DEBIAN_MIRROR"):
+        fetch.url("hpcc")
+    monkeypatch.setenv("DEBIAN_MIRROR", "http://env.invalid/debian")
+    assert fetch.url("hpcc").startswith("http://env.invalid/debian/pool/main/h/hpcc/")
 
 
 # --------------------------------------------------------------------------
