@@ -20,22 +20,15 @@ MODULES = {
     i32.const 65532 v128.load16x4_u drop
     i32.const 65532 v128.load32x2_s drop
     i32.const 7))""", "f: trap HeapAccessOutOfBounds"),
-    # 2. a loop with a parameter whose end is reached only through
-    #    unreachable code: the parameter stayed on the value stack and
-    #    i32.add popped it (a compile-time panic in LLVM)
-    "loop_parameter": ("""(module (global $g (mut i32) (i32.const 3))
-  (func (export "f") (param f32) (result i32)
-    (block $out (result i32)
-      (loop $top
-        global.get $g i32.eqz
-        if i32.const 40 br $out end
-        global.get $g i32.const 1 i32.sub global.set $g
-        i32.const 9
-        local.get 0
-        (loop (param f32) (result i64) drop br $top)
-        i64.eqz i32.add drop)
+    # 2. block parameters left on the value stack when a frame's end is
+    #    reached only through unreachable code: a loop inside a block
+    "loop_parameter": ("""(module
+  (func (export "f") (param i32) (result i32)
+    i32.const 1 i32.const 2
+    (block $outer (param i32) (result i32)
+      (loop (param i32) (result i32) br $outer)
       unreachable)
-    i32.const 2 i32.add))""", "f: i32:42"),
+    i32.add))""", "f: i32:3"),
     # 2. the same for nested blocks with parameters
     "block_parameter": ("""(module
   (func (export "f") (result i32)
@@ -44,16 +37,16 @@ MODULES = {
       (block (param i32) (result i32) br $outer)
       unreachable)
     i32.add))""", "f: i32:3"),
-    # 2. and for an if whose `then` arm ends unreachable
+    # 2. and the `else` of an if whose `then` arm ends unreachable: the
+    #    arm's leftovers were popped as the else's values (a compile-time
+    #    panic in LLVM)
     "if_parameter": ("""(module
   (func (export "f") (param i32) (result i32)
     i32.const 9 f32.const 1.5 local.get 0
     (if (param f32) (result i64)
-      (then drop unreachable)
+      (then unreachable)
       (else i32.trunc_f32_s i64.extend_i32_s))
     i32.wrap_i64 i32.add))""", "f: i32:10"),
-    # 3. (i32, i32, v128) results: registers on one side, memory on the
-    #    other; the host read stack garbage or faulted
     # 4. (funcref, i32, f32) results: a reference was not taken for the
     #    64-bit value it is (a compile-time panic in LLVM)
     "funcref_i32_f32_results": ("""(module
