@@ -78,7 +78,7 @@ FUZZ_SEED ?= 1
 fuzz: build
 	@status=0; \
 	python3 tests/fuzz/mpi_fuzz.py --calls $(FUZZ_CALLS) --per-run 20000 --seed $(FUZZ_SEED) --timeout 60 || status=1; \
-	python3 tests/fuzz/mpi_fuzz.py --calls $$(( $(FUZZ_CALLS) / 10 )) --per-run 20000 --seed $(FUZZ_SEED) --np 2 --timeout 60 || status=1; \
+	python3 tests/fuzz/mpi_fuzz.py --calls $(FUZZ_CALLS) --per-run 20000 --seed $$(( $(FUZZ_SEED) + 1000 )) --np 2 --timeout 60 || status=1; \
 	target/release/fuzz-modules --seed $(FUZZ_SEED) --modules $(FUZZ_MODULES) --save results/fuzz-modules || status=1; \
 	exit $$status
 

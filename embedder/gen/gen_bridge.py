@@ -25,7 +25,7 @@ OUT = ROOT / "embedder" / "src" / "mpi" / "generated"
 
 P2P = """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv Sendrecv_replace
 Probe Iprobe Mprobe Improbe Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init Recv_init
-Cancel Test_cancelled Get_count Get_elements Get_elements_x Status_set_elements
+Test_cancelled Get_count Get_elements Get_elements_x Status_set_elements
 Status_set_elements_x Status_set_cancelled""".split()
 COLL = """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv
 Reduce Allreduce Reduce_local Reduce_scatter Reduce_scatter_block Scan Exscan""".split()
@@ -46,6 +46,7 @@ Topo_test""".split() + NEIGHBOR
 
 FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
 
+SENDBUF_IN_PLACE = "sendbuf == abi::c::MPI_IN_PLACE as u32"
 # Elements a collective buffer holds, as a Rust expression over the
 # translated parameters (n = the number of ranks the arrays are indexed by).
 SPANS = {
@@ -54,7 +55,10 @@ SPANS = {
     ("Alltoall", "recvbuf"): "recvcount as i64 * n",
     ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
     ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
-    ("Reduce_scatter", "recvbuf"): "cx.int_at(recvcounts, comm_.rank)? as i64",
+    # with MPI_IN_PLACE the input, the whole vector, is in recvbuf
+    ("Reduce_scatter", "recvbuf"):
+        f"if {SENDBUF_IN_PLACE} {{ cx.sum_ints(recvcounts, n)? }} else {{ cx.int_at(recvcounts, comm_.rank)? as i64 }}",
+    ("Reduce_scatter_block", "recvbuf"): f"if {SENDBUF_IN_PLACE} {{ recvcount as i64 * n }} else {{ recvcount as i64 }}",
     # neighbourhood collectives: one block per in-neighbour received, per
     # out-neighbour sent (in_n, out_n: the degrees of the comm's topology)
     ("Neighbor_allgather", "recvbuf"): "recvcount as i64 * in_n",
@@ -117,8 +121,9 @@ LENGTHS = {
 # topo.rs, groups in group.rs) just before the host call (after every array
 # is bounds-checked).
 ARG_CHECKS = {
-    "Cancel": ["cx.check_active(request)?"],
     "Comm_create": ["cx.check_subgroup(&comm_, group_)?"],
+    "Get_elements": ["cx.check_element_count(&status_, datatype, &datatype_)?"],
+    "Get_elements_x": ["cx.check_element_count(&status_, datatype, &datatype_)?"],
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?"],
     "Cart_create": ["cx.check_cart(&comm_, ndims, dims)?"],

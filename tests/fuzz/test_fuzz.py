@@ -54,10 +54,25 @@ def test_mpi_calls_singleton(embedder):
 
 
 def test_mpi_calls_two_ranks(embedder):
-    results, wall = mpi_fuzz.fuzz(4_000, 2_000, first_seed=1001, np=2, timeout=60, stop_on_failure=True)
+    results, wall = mpi_fuzz.fuzz(60_000, 20_000, first_seed=1001, np=2, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall, 2))
     assert not failures(results), failures(results)
-    assert sum(o.calls for o in results) >= 2 * 4_000
+    assert sum(o.calls for o in results) >= 2 * 60_000
+
+
+# Two-rank runs of 20,000 calls that crashed Open MPI before the fixes
+# named (each crashed in every repeat): a communicator freed with a
+# nonblocking collective pending on it (1042, 1053); a persistent receive
+# started or cancelled twice (2067, 2098, 2122, 2131); MPI_Ireduce_scatter
+# with MPI_IN_PLACE, whose input in recvbuf ran past the memory (2104).
+CRASHED_BEFORE = [1042, 1053, 2067, 2098, 2104, 2122, 2131]
+
+
+def test_two_rank_seeds_that_crashed_the_host(embedder, tmp_path):
+    wasm = mpi_fuzz.build(tmp_path)
+    results = [mpi_fuzz.run(wasm, seed, 20_000, np=2, cache=tmp_path / "cache", timeout=60)[0] for seed in CRASHED_BEFORE]
+    assert not failures(results), failures(results)
+    assert sum(o.kind == "ok" for o in results) >= len(CRASHED_BEFORE) - 2, [(o.seed, o.kind, o.detail) for o in results]
 
 
 def fuzz_modules(*args, timeout=240):

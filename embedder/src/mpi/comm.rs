@@ -3,7 +3,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr,
-    context::{call, CommEntry, PendingDup},
+    context::{call, Closing, CommEntry, Ctx, PendingDup},
     generated,
     errors::{Fatal, MpiError},
     MpiEnv,
@@ -27,7 +27,10 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {
         if h == abi::c::MPI_COMM_WORLD || h == abi::c::MPI_COMM_SELF {
             return Err(MpiError::new(abi::c::MPI_ERR_COMM, "predefined communicators cannot be freed"));
         }
-        cx.comm(h).map(drop)
+        if cx.comm(h)?.host.0 == host_mpi::null_communicator().0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_COMM, "the MPI_Comm_idup making this communicator has not completed"));
+        }
+        Ok(())
     })?;
     if rc != abi::c::MPI_SUCCESS {
         return Ok(rc);
@@ -37,15 +40,72 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {
         return Ok(rc);
     }
     call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
-        let mut c = cx.comm(h)?.host;
-        if !super::request::defer_free_while_duplicated(cx, c) {
-            cx.host(unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.0) })?;
-        }
+        close(cx, cx.comm(h)?);
         if let Some(entry) = cx.bridge.comms.remove(h) {
             cx.bridge.release_errhandler(entry.errhandler);
         }
         Ok(cx.mem.write_i32(comm, abi::c::MPI_COMM_NULL)?)
     })
+}
+
+/// The host side of the guest's MPI_Comm_free. The host communicator is
+/// freed only when nothing can still reach it, because Open MPI 4.1
+/// crashes (natively too) when
+/// - a nonblocking collective or MPI_Comm_idup on it is still pending
+///   (legal MPI: pending operations complete normally), or
+/// - another process still sends on it: its messages then match whatever
+///   communicator reuses the context id (an erroneous program; here one
+///   rank's guest could crash another rank's host).
+/// So the free posts an MPI_Ibarrier on the communicator, and the host free
+/// waits until that barrier is done (every process has freed it) and no
+/// request of the guest's runs on it. `sweep_closing` checks.
+pub fn close(cx: &mut Ctx, c: CommEntry) {
+    let mut agreement = host_mpi::null_request();
+    if c.inter || c.peers > 1 {
+        // on failure the host communicator is kept: never freed, never reused
+        if unsafe { host_mpi::ffi::MPI_Ibarrier(c.host.0, &mut agreement.0) } != host_mpi::SUCCESS {
+            return;
+        }
+    }
+    cx.bridge.closing.push(Closing { host: c.host, agreement });
+    sweep_closing(cx);
+}
+
+/// Frees the host communicators of `close` whose agreement is done and on
+/// which no request of the guest's runs.
+pub fn sweep_closing(cx: &mut Ctx) {
+    let mut closing = std::mem::take(&mut cx.bridge.closing);
+    closing.retain_mut(|c| {
+        if !host_mpi::is_null_request(c.agreement) {
+            let (mut done, mut status) = (0, host_mpi::empty_status());
+            let rc = unsafe { host_mpi::ffi::MPI_Test(&mut c.agreement.0, &mut done, &mut status) };
+            // a failed agreement keeps the communicator for good
+            if rc != host_mpi::SUCCESS || done == 0 {
+                return true;
+            }
+        }
+        let requests = &cx.bridge.requests;
+        if requests.user_handles().any(|h| requests.get(h).is_some_and(|e| e.comm.0 == c.host.0)) {
+            return true;
+        }
+        // the guest's MPI_Comm_free already succeeded: nothing to report
+        unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.host.0) };
+        false
+    });
+    closing.append(&mut cx.bridge.closing);
+    cx.bridge.closing = closing;
+}
+
+/// At MPI_Finalize: gives the agreements of freed communicators a moment
+/// to complete, so a correct program leaves no host request pending. Those
+/// still open (a process that never freed the communicator) are left to
+/// the host MPI, as for a native program.
+pub fn finish_closing(cx: &mut Ctx) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    while cx.bridge.closing.iter().any(|c| !host_mpi::is_null_request(c.agreement)) && std::time::Instant::now() < deadline {
+        sweep_closing(cx);
+        std::thread::yield_now();
+    }
 }
 
 /// After a successful duplication into the guest handle at `newcomm`, the
@@ -81,7 +141,7 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
         cx.mem.range(request, 4)?;
         let errhandler = cx.bridge.inherit_errhandler(comm);
         let guest = cx.bridge.comms.insert(CommEntry::pending(errhandler));
-        let mut slot = Box::new(PendingDup { guest, host: host_mpi::null_communicator(), parent: c.host, free_parent: false });
+        let mut slot = Box::new(PendingDup { guest, host: host_mpi::null_communicator() });
         let mut r = host_mpi::null_request();
         let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.host.0, &mut r.0) };
         if let Err(e) = cx.host(rc) {

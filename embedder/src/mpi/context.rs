@@ -95,6 +95,15 @@ pub struct RequestEntry {
     /// Started and not yet completed (always true for other requests):
     /// Open MPI crashes cancelling a persistent receive never started.
     pub active: bool,
+    /// The host communicator the operation runs on: freed by the guest, it
+    /// stays allocated on the host until the operation is done (see
+    /// `comm::close`).
+    pub comm: host_mpi::Comm,
+    /// Made by a nonblocking collective (which MPI_Request_free and
+    /// MPI_Cancel may not take).
+    pub collective: bool,
+    /// MPI_Cancel was called since the request was started.
+    pub cancelled: bool,
     /// MPI_Comm_idup: the host writes the new communicator here when the
     /// request completes; the guest handle then points at it.
     pub new_comm: Option<Box<PendingDup>>,
@@ -113,23 +122,28 @@ impl RequestEntry {
     /// `Ctx::request_entry`, which cannot forget the call's arrays).
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
-        Self { host, persistent, active: !persistent, new_comm: None, keep: None, arrays: Vec::new() }
+        let comm = host_mpi::null_communicator();
+        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new() }
     }
 }
 
-/// An MPI_Comm_idup in flight. Open MPI 4.1 reads the parent communicator
-/// until the duplication completes, also after MPI_Comm_free has freed it
-/// (a use after free, natively too): the bridge frees such a parent only
-/// when the duplication is done.
+/// An MPI_Comm_idup in flight.
 #[derive(Debug)]
 pub struct PendingDup {
     /// The guest handle of the new communicator.
     pub guest: i32,
     /// Written by the host MPI when the request completes.
     pub host: host_mpi::Comm,
-    pub parent: host_mpi::Comm,
-    /// The guest freed the parent while the duplication was pending.
-    pub free_parent: bool,
+}
+
+/// A host communicator the guest has freed and the host still holds (see
+/// `comm::close`).
+#[derive(Debug)]
+pub struct Closing {
+    pub host: host_mpi::Comm,
+    /// MPI_Ibarrier posted at the guest's MPI_Comm_free: done once every
+    /// process of the communicator has freed it (null for one process).
+    pub agreement: host_mpi::Request,
 }
 
 pub struct Bridge {
@@ -159,6 +173,8 @@ pub struct Bridge {
     pub scratch_indices: Vec<i32>,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: Option<super::environment::Attached>,
+    /// Freed by the guest, not yet by the host.
+    pub closing: Vec<Closing>,
     specials: Specials,
     status: Option<StatusMap>,
     /// host error class -> standard-ABI error class
@@ -187,6 +203,7 @@ impl Bridge {
             scratch_statuses: Vec::new(),
             scratch_indices: Vec::new(),
             attached: None,
+            closing: Vec::new(),
             specials: Specials::default(),
             status: None,
             error_classes: HashMap::new(),
@@ -272,10 +289,22 @@ pub struct Ctx<'a> {
     /// For guest callbacks and allocations (valid for the call).
     store: *mut StoreMut<'a>,
     fns: *const GuestFns,
+    /// The MPI function and the guest communicator it was called on (or
+    /// MPI_COMM_WORLD): what a request made by the call runs on.
+    function: &'static str,
+    comm: i32,
     /// Host copies of the guest int arrays handed to the host in this call
     /// (see `int_array`); dropped when the call returns unless a request
     /// takes them.
     arrays: Vec<Box<[i32]>>,
+}
+
+/// Whether a request made by `function` belongs to a nonblocking
+/// collective: the `MPI_I...` functions other than point-to-point ones, and
+/// MPI_Comm_idup.
+fn nonblocking_collective(function: &str) -> bool {
+    const POINT_TO_POINT: [&str; 6] = ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv"];
+    function == "MPI_Comm_idup" || (function.starts_with("MPI_I") && !POINT_TO_POINT.contains(&function))
 }
 
 /// Runs one MPI function body and turns its result into what the guest
@@ -301,7 +330,7 @@ pub fn call(
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
     let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
-    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), arrays: Vec::new() };
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new() };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
     drop(active);
@@ -326,7 +355,7 @@ impl<'a> Ctx<'a> {
     /// translation helpers (callbacks and allocation are unavailable).
     #[cfg(test)]
     pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
-        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), arrays: Vec::new() }
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays: Vec::new() }
     }
 }
 
@@ -744,7 +773,10 @@ impl Ctx<'_> {
     /// The entry for a new host request; it keeps the host copies of this
     /// call's int arrays alive until the request is freed.
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
-        RequestEntry { host, persistent, active: !persistent, new_comm: None, keep: None, arrays: std::mem::take(&mut self.arrays) }
+        let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
+        let collective = nonblocking_collective(self.function);
+        let arrays = std::mem::take(&mut self.arrays);
+        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays }
     }
 
     #[inline]
@@ -1015,6 +1047,16 @@ mod span_tests {
 #[cfg(test)]
 mod int_array_tests {
     use super::*;
+
+    #[test]
+    fn requests_know_which_calls_are_nonblocking_collectives() {
+        for f in ["MPI_Ibarrier", "MPI_Iallreduce", "MPI_Ineighbor_alltoallw", "MPI_Iscatterv", "MPI_Comm_idup"] {
+            assert!(nonblocking_collective(f), "{f}");
+        }
+        for f in ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Send_init", "MPI_Grequest_start"] {
+            assert!(!nonblocking_collective(f), "{f}");
+        }
+    }
 
     #[test]
     fn input_arrays_are_host_copies_that_a_request_keeps() {

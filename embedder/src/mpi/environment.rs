@@ -73,6 +73,7 @@ pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Finalize", WORLD, |cx| {
         cx.require_running()?;
         super::request::complete_pending_idups(cx)?;
+        super::comm::finish_closing(cx);
         let _ = std::io::stdout().flush();
         cx.host(host_mpi::finalize())?;
         cx.bridge.on_finalize();

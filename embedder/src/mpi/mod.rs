@@ -121,6 +121,7 @@ functions! {
     "MPI_Request_get_status" => request::request_get_status,
     "MPI_Start" => request::start,
     "MPI_Startall" => request::startall,
+    "MPI_Cancel" => request::cancel,
     // error handling
     "MPI_Comm_create_errhandler" => errhandler::comm_create_errhandler,
     "MPI_Comm_set_errhandler" => errhandler::comm_set_errhandler,

@@ -88,7 +88,7 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
         return Ok(());
     }
     match cx.bridge.requests.get_mut(handle) {
-        Some(e) if e.persistent => e.active = false,
+        Some(e) if e.persistent => (e.active, e.cancelled) = (false, false),
         Some(_) => {
             retire(cx, handle);
             cx.mem.write_i32(ptr, NULL)?;
@@ -99,19 +99,17 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
 }
 
 /// Drops the entry of a completed request; an MPI_Comm_idup's guest
-/// communicator handle then points at the new host communicator.
+/// communicator handle then points at the new host communicator, and a
+/// communicator the guest freed meanwhile may go (see `comm::close`).
 fn retire(cx: &mut Ctx, handle: i32) {
-    if let Some(entry) = cx.bridge.requests.remove(handle) {
-        if let Some(dup) = entry.new_comm {
-            if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
-                *c = super::context::CommEntry::new(dup.host, c.errhandler);
-            }
-            if dup.free_parent && !defer_free_while_duplicated(cx, dup.parent) {
-                let mut parent = dup.parent;
-                // the guest's MPI_Comm_free already succeeded
-                unsafe { ffi::MPI_Comm_free(&mut parent.0) };
-            }
+    let Some(entry) = cx.bridge.requests.remove(handle) else { return };
+    if let Some(dup) = entry.new_comm {
+        if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
+            *c = super::context::CommEntry::new(dup.host, c.errhandler);
         }
+    }
+    if cx.bridge.closing.iter().any(|c| c.host.0 == entry.comm.0) {
+        super::comm::sweep_closing(cx);
     }
 }
 
@@ -124,20 +122,6 @@ fn finish_idup(cx: &mut Ctx, handle: i32) -> MpiResult {
     cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
     retire(cx, handle);
     Ok(())
-}
-
-/// MPI_Comm_free of a communicator that a pending MPI_Comm_idup duplicates:
-/// true if the host's free is left to the end of that duplication (see
-/// `PendingDup`).
-pub fn defer_free_while_duplicated(cx: &mut Ctx, comm: host_mpi::Comm) -> bool {
-    let pending = cx.bridge.requests.user_handles().find(|&h| {
-        cx.bridge.requests.get(h).and_then(|e| e.new_comm.as_ref()).is_some_and(|d| d.parent.0 == comm.0 && !d.free_parent)
-    });
-    let Some(h) = pending else { return false };
-    if let Some(dup) = cx.bridge.requests.get_mut(h).and_then(|e| e.new_comm.as_mut()) {
-        dup.free_parent = true;
-    }
-    true
 }
 
 /// At MPI_Finalize: completes every MPI_Comm_idup the guest never waited
@@ -231,10 +215,13 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
     call(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
-        if cx.bridge.requests.get(h).is_some_and(|e| e.new_comm.is_some()) {
+        let entry = cx.bridge.requests.get(h);
+        if entry.is_some_and(|e| e.new_comm.is_some()) {
             // the host writes the new communicator into the entry when it
             // completes: wait for that rather than free the entry under it
             finish_idup(cx, h)?;
+        } else if entry.is_some_and(|e| e.collective) {
+            return Err(not_for_collectives("MPI_Request_free"));
         } else {
             cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
             cx.bridge.requests.remove(h);
@@ -247,6 +234,7 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
     call(&mut env, "MPI_Start", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
+        startable(cx, &[h])?;
         cx.host(unsafe { ffi::MPI_Start(&mut r.0) })?;
         set_active(cx, &[h]);
         Ok(())
@@ -256,6 +244,10 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
 pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Startall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
+        if let Err(e) = startable(cx, &handles) {
+            give_back(cx, handles, hosts);
+            return Err(e);
+        }
         let rc = unsafe { ffi::MPI_Startall(count, hosts.as_mut_ptr() as *mut _) };
         if rc == host_mpi::SUCCESS {
             set_active(cx, &handles);
@@ -263,6 +255,24 @@ pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> R
         give_back(cx, handles, hosts);
         cx.host(rc)
     })
+}
+
+/// Only an inactive persistent request may be started: Open MPI 4.1 posts
+/// an active persistent receive a second time, which corrupts its matching
+/// queue (a crash at the next MPI_Cancel; found by the MPI-call fuzzer).
+fn startable(cx: &Ctx, handles: &[i32]) -> MpiResult {
+    for &h in handles {
+        match cx.bridge.requests.get(h) {
+            Some(e) if !e.persistent => {
+                return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {h:#x} is not persistent: nothing to start")))
+            }
+            Some(e) if e.active => {
+                return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {h:#x} is active: complete it before starting it again")))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn set_active(cx: &mut Ctx, handles: &[i32]) {
@@ -273,17 +283,35 @@ fn set_active(cx: &mut Ctx, handles: &[i32]) {
     }
 }
 
-impl Ctx<'_> {
-    /// MPI_Cancel: there must be an operation to cancel. MPICH refuses an
-    /// inactive persistent request; Open MPI 4.1 crashes on a receive never
-    /// started (natively too).
-    pub fn check_active(&self, request: u32) -> MpiResult {
-        let h = self.mem.read_i32(request)?;
-        match self.bridge.requests.get(h) {
+/// There must be an operation to cancel: MPICH refuses an inactive
+/// persistent request, Open MPI 4.1 crashes on a receive never started
+/// (natively too). A nonblocking collective cannot be cancelled. A second
+/// cancel of the same operation changes nothing and is not passed on: Open
+/// MPI unlinks the receive from its matching queue again (a crash).
+pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Cancel", WORLD, |cx| {
+        let h = cx.mem.read_i32(request)?;
+        let mut r = cx.request(h)?;
+        match cx.bridge.requests.get(h) {
             Some(e) if !e.active => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, "an inactive persistent request has nothing to cancel")),
-            _ => Ok(()),
+            Some(e) if e.collective => Err(not_for_collectives("MPI_Cancel")),
+            Some(e) if e.cancelled => Ok(()),
+            _ => {
+                cx.host(unsafe { ffi::MPI_Cancel(&mut r.0) })?;
+                if let Some(e) = cx.bridge.requests.get_mut(h) {
+                    e.cancelled = true;
+                }
+                Ok(())
+            }
         }
-    }
+    })
+}
+
+/// MPI-3.1 section 5.12: MPI_Request_free and MPI_Cancel are erroneous on
+/// the request of a nonblocking collective (Open MPI would free the
+/// schedule that is still running).
+fn not_for_collectives(function: &str) -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_REQUEST, format!("{function} cannot take the request of a nonblocking collective"))
 }
 
 /// After Waitall/Testall: completes the requests `done` selects and writes

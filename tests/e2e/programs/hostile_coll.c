@@ -137,6 +137,20 @@ int main(int argc, char **argv) {
     rc = MPI_Reduce_scatter(data, data + 64, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     expect("reduce_scatter recvcounts summing over 32 bits", rc, MPI_ERR_BUFFER, 1);
 
+    /* MPI_IN_PLACE: the input, the whole vector, is in recvbuf, which ends
+     * after this rank's own block (np > 1; Open MPI read past the memory
+     * in the fuzzer). */
+    MPI_Request req;
+    t = tail(4);
+    rc = MPI_Reduce_scatter(MPI_IN_PLACE, t, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("reduce_scatter in place with only this rank's block in memory", rc, MPI_ERR_BUFFER, untouched(t, 4));
+    rc = MPI_Ireduce_scatter(MPI_IN_PLACE, t, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+    expect("ireduce_scatter in place with only this rank's block in memory", rc, MPI_ERR_BUFFER, untouched(t, 4));
+    rc = MPI_Reduce_scatter_block(MPI_IN_PLACE, t, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("reduce_scatter_block in place with only this rank's block in memory", rc, MPI_ERR_BUFFER, untouched(t, 4));
+    rc = MPI_Ireduce_scatter_block(MPI_IN_PLACE, t, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+    expect("ireduce_scatter_block in place with only this rank's block in memory", rc, MPI_ERR_BUFFER, untouched(t, 4));
+
     /* Alltoallw: datatype arrays and byte displacements */
     rc = MPI_Alltoallw(data, counts, displs, types, data + 64, counts, displs, (MPI_Datatype *)tail(2), MPI_COMM_WORLD);
     expect("alltoallw recvtypes past the end", rc, MPI_ERR_BUFFER, 1);

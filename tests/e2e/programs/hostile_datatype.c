@@ -245,5 +245,37 @@ int main(int argc, char **argv) {
     memcpy(t, "exte", 4); /* a datarep string with no terminator before the end */
     rc = MPI_Pack_external(t, buf, 1, MPI_INT, packed, 16, &apos);
     expect("pack_external datarep unterminated at the end", rc, MPI_ERR_BUFFER, 1);
+    /* a negative count: Open MPI computed the size of 2^64 - 4 elements of
+     * a derived type for hours (found by the MPI-call fuzzer) */
+    MPI_Datatype vec;
+    MPI_Type_vector(3, 2, 4, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    MPI_Aint asize = -1;
+    rc = MPI_Pack_external_size("external32", -4, vec, &asize);
+    expect("pack_external_size of a negative count", rc, MPI_ERR_COUNT, asize == -1);
+    int isize = -1;
+    rc = MPI_Pack_size(-4, vec, MPI_COMM_WORLD, &isize);
+    expect("pack_size of a negative count", rc, MPI_ERR_COUNT, isize == -1);
+    /* MPI_Get_elements with a status claiming 1.27e12 bytes and a derived
+     * type of 6.7e15 bytes: Open MPI walks the bytes element by element
+     * (hours; found by the MPI-call fuzzer). A real count still works. */
+    MPI_Datatype wide, huge;
+    MPI_Type_create_resized(vec, 23, 29593685, &wide);
+    MPI_Type_create_hvector(0x7fffffff, 65536, 257, wide, &huge);
+    MPI_Type_commit(&huge);
+    MPI_Status st;
+    MPI_Status_set_elements_x(&st, MPI_BYTE, (MPI_Count)0x12800000130LL);
+    int elements = -1;
+    rc = MPI_Get_elements(&st, huge, &elements);
+    expect("get_elements of a status counting 10^12 bytes", rc, MPI_ERR_ARG, elements == -1);
+    MPI_Count xelements = -1;
+    rc = MPI_Get_elements_x(&st, huge, &xelements);
+    expect("get_elements_x of a status counting 10^12 bytes", rc, MPI_ERR_ARG, xelements == -1);
+    MPI_Status_set_elements(&st, MPI_BYTE, 28);
+    rc = MPI_Get_elements(&st, huge, &elements);
+    expect("get_elements of a real count", rc, MPI_SUCCESS, elements == 7);
+    MPI_Type_free(&huge);
+    MPI_Type_free(&wide);
+    MPI_Type_free(&vec);
     return hostile_finish();
 }

@@ -188,6 +188,27 @@ int main(int argc, char **argv) {
     expect("cancel a started persistent receive", rc, MPI_SUCCESS, flag && reqs[1] != MPI_REQUEST_NULL);
     rc = MPI_Cancel(&reqs[1]);
     expect("cancel a persistent receive after its completion", rc, MPI_ERR_REQUEST, 1);
+    /* started twice: Open MPI posts the receive twice and its matching
+     * queue breaks; cancelled twice: it unlinks the receive twice (both
+     * crash natively). The second start is refused, the second cancel is
+     * a no-op. */
+    rc = MPI_Start(&reqs[1]);
+    int rc2 = MPI_Start(&reqs[1]);
+    expect("start an active persistent receive", rc2, MPI_ERR_REQUEST, rc == MPI_SUCCESS);
+    rc = MPI_Startall(1, &reqs[1]);
+    expect("startall an active persistent receive", rc, MPI_ERR_REQUEST, 1);
+    rc = MPI_Cancel(&reqs[1]);
+    rc2 = MPI_Cancel(&reqs[1]);
+    flag = 0;
+    rc = rc ? rc : MPI_Wait(&reqs[1], &st);
+    rc = rc ? rc : MPI_Test_cancelled(&st, &flag);
+    expect("cancel a receive twice", rc2, MPI_SUCCESS, rc == MPI_SUCCESS && flag);
+    MPI_Request plain;
+    MPI_Irecv(buf, 1, MPI_INT, me, 98, MPI_COMM_WORLD, &plain);
+    rc = MPI_Start(&plain);
+    expect("start a request that is not persistent", rc, MPI_ERR_REQUEST, 1);
+    MPI_Cancel(&plain);
+    MPI_Wait(&plain, MPI_STATUS_IGNORE);
     MPI_Request_free(&reqs[1]);
 
     /* a matched message is consumed by MPI_Mrecv even when the receive

@@ -87,6 +87,7 @@ pub fn pack_size(mut env: FunctionEnvMut<MpiEnv>, incount: i32, datatype: i32, c
         let c = cx.comm(comm)?;
         let dt = cx.datatype(datatype)?;
         dt.check_committed()?;
+        super::check_count(incount as i64)?;
         let mut s = 0;
         cx.host(unsafe { ffi::MPI_Pack_size(incount, dt.host.0, c.host.0, &mut s) })?;
         Ok(cx.mem.write_i32(size, s)?)
@@ -133,6 +134,8 @@ pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i3
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
         dt.check_committed()?;
+        // Open MPI takes a negative count as a huge one and loops for hours
+        super::check_count(incount as i64)?;
         cx.mem.range(size, 4)?;
         let mut s: ffi::MPI_Aint = 0;
         cx.host(unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), incount, dt.host.0, &mut s) })?;

@@ -20,7 +20,33 @@ use crate::{
 
 const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 
+/// The most bytes a status may count for MPI_Get_elements with a derived
+/// datatype: what a wasm32 receive can deliver.
+const MAX_ELEMENT_BYTES: i64 = 1 << 32;
+
 impl Ctx<'_> {
+    /// MPI_Get_elements(_x) with a derived datatype: Open MPI walks the
+    /// bytes beyond the last whole datatype element by element, so a status
+    /// whose count (guest-written) is far beyond anything a wasm32 receive
+    /// can deliver, with a type larger than that, took hours (found by the
+    /// MPI-call fuzzer).
+    pub fn check_element_count(&self, status: &host_mpi::Status, datatype: i32, dt: &super::DatatypeEntry) -> MpiResult {
+        if datatype < USER_BASE {
+            return Ok(());
+        }
+        let (mut bytes, mut size) = (0, 0);
+        let byte = self.datatype(abi::c::MPI_BYTE)?.host.0;
+        self.host(unsafe { ffi::MPI_Get_elements_x(status, byte, &mut bytes) })?;
+        self.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut size) })?;
+        if size > 0 && bytes % size > MAX_ELEMENT_BYTES {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_ARG,
+                format!("the status counts {bytes} bytes, {} past the last whole datatype: more than a wasm32 receive delivers", bytes % size),
+            ));
+        }
+        Ok(())
+    }
+
     /// Writes a guest MPI_Aint (32 bits on wasm32).
     pub fn write_aint(&self, ptr: u32, value: i64) -> MpiResult {
         let v = i32::try_from(value)

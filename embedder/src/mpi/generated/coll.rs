@@ -163,7 +163,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)?;
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0) })
@@ -176,7 +176,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &datatype_)?;
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
@@ -397,7 +397,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, cx.int_at(recvcounts, comm_.rank)? as i64, &datatype_)?;
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -414,7 +414,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let n = comm_.peers;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &datatype_)?;
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();

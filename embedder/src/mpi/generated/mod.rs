@@ -34,7 +34,6 @@ pub const FUNCTIONS: &[(&str, Maker)] = &[
     ("MPI_Ssend_init", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_ssend_init)),
     ("MPI_Rsend_init", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_rsend_init)),
     ("MPI_Recv_init", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_recv_init)),
-    ("MPI_Cancel", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_cancel)),
     ("MPI_Test_cancelled", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_test_cancelled)),
     ("MPI_Get_count", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_get_count)),
     ("MPI_Get_elements", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, p2p::mpi_get_elements)),

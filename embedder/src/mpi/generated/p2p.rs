@@ -347,14 +347,6 @@ pub fn mpi_recv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, data
     })
 }
 
-pub fn mpi_cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Cancel", abi::c::MPI_COMM_WORLD, |cx| {
-        let request_ = cx.request(cx.mem.read_i32(request)?)?;
-        cx.check_active(request)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Cancel(&request_.0 as *const _ as *mut _) })
-    })
-}
-
 pub fn mpi_test_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Test_cancelled", abi::c::MPI_COMM_WORLD, |cx| {
         let status_ = cx.read_status(status)?;
@@ -384,6 +376,7 @@ pub fn mpi_get_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: 
         let status_ = cx.read_status(status)?;
         cx.mem.range(count, std::mem::size_of::<i32>() as u64)?;
         let mut count_: i32 = 0;
+        cx.check_element_count(&status_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_elements(&status_, datatype_.host.0, &mut count_) })?;
         cx.write_int(count, count_)?;
         Ok(())
@@ -396,6 +389,7 @@ pub fn mpi_get_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype
         let status_ = cx.read_status(status)?;
         cx.mem.range(count, std::mem::size_of::<i64>() as u64)?;
         let mut count_: i64 = 0;
+        cx.check_element_count(&status_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_elements_x(&status_, datatype_.host.0, &mut count_) })?;
         cx.write_int(count, count_)?;
         Ok(())
