@@ -47,6 +47,10 @@ Topo_test""".split() + NEIGHBOR
 FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
 
 SENDBUF_IN_PLACE = "sendbuf == abi::c::MPI_IN_PLACE as u32"
+# recvcounts name the processes of the local group, also on an
+# intercommunicator (MPI-3.1 5.10: "of length group size"; Open MPI and
+# MPICH read that many, and size the input vector by their sum)
+LOCAL_GROUP_COUNTS = {"Reduce_scatter", "Reduce_scatter_block"}
 # Elements a collective buffer holds, as a Rust expression over the
 # translated parameters (n = the number of ranks the arrays are indexed by).
 SPANS = {
@@ -216,7 +220,7 @@ def gen_fn(f):
     if f.neighbor:
         body.append("let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;")
     elif f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
-        body.append("let n = comm_.peers;")
+        body.append(f"let n = comm_.{'local' if f.key in LOCAL_GROUP_COUNTS else 'peers'};")
     if rooted:
         body.append("let root_ = cx.rank(root, false)?;")
         # which of this rank's arguments MPI reads: root-only ones at the

@@ -38,29 +38,30 @@ pub struct CommEntry {
     /// Fixed for the communicator's life, cached so collectives need no
     /// extra host calls: this rank, intercommunicator or not, and how many
     /// ranks per-rank arrays hold (the remote group's size for an
-    /// intercommunicator).
+    /// intercommunicator); `local` is the local group's size.
     pub rank: i32,
     pub inter: bool,
     pub peers: i64,
+    pub local: i64,
 }
 
 impl CommEntry {
     /// An entry for a valid host communicator (queried once).
     pub fn new(host: host_mpi::Comm, errhandler: i32) -> Self {
-        let (mut rank, mut inter, mut peers) = (0, 0, 0);
+        let (mut rank, mut inter, mut local) = (0, 0, 0);
         host_mpi::comm_rank(host, &mut rank);
         host_mpi::comm_test_inter(host, &mut inter);
+        host_mpi::comm_size(host, &mut local);
+        let mut peers = local;
         if inter != 0 {
             host_mpi::comm_remote_size(host, &mut peers);
-        } else {
-            host_mpi::comm_size(host, &mut peers);
         }
-        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64 }
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64 }
     }
 
     /// A handle whose host communicator is filled in later (MPI_Comm_idup).
     pub fn pending(errhandler: i32) -> Self {
-        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0 }
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0 }
     }
 
     /// Which arguments of a rooted collective MPI reads at this process:

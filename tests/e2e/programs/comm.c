@@ -138,6 +138,31 @@ static void intercommunicators(void) {
     int root = color == 0 ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
     MPI_Bcast(&v, 1, MPI_INT, root, inter);
     if (color == 1) EXPECT(v == 99);
+    /* reduce_scatter(_block) on groups of different sizes (np 3: 2 and 1):
+     * recvcounts name the local group's processes; each group's result is
+     * the remote group's vectors reduced, T = E*O elements long */
+    {
+        int E = (size + 1) / 2, O = size / 2, T = E * O, mine = color == 0 ? O : E, lrank;
+        int counts[64], send[64], recv[64], remote_sum = 0, remote_n = color == 0 ? O : E;
+        MPI_Comm_rank(inter, &lrank);
+        for (int w = 1 - color; w < size; w += 2) remote_sum += w;
+        for (int i = 0; i < ls; i++) counts[i] = mine;
+        for (int i = 0; i < T; i++) send[i] = rank * 100 + i;
+        for (int form = 0; form < 4; form++) {
+            MPI_Request q = MPI_REQUEST_NULL;
+            for (int i = 0; i < 64; i++) recv[i] = -1;
+            if (form == 0) MPI_Reduce_scatter(send, recv, counts, MPI_INT, MPI_SUM, inter);
+            if (form == 1) MPI_Ireduce_scatter(send, recv, counts, MPI_INT, MPI_SUM, inter, &q);
+            if (form == 2) MPI_Reduce_scatter_block(send, recv, mine, MPI_INT, MPI_SUM, inter);
+            if (form == 3) MPI_Ireduce_scatter_block(send, recv, mine, MPI_INT, MPI_SUM, inter, &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            for (int k = 0; k < mine; k++) {
+                int idx = lrank * mine + k;
+                EXPECT(recv[k] == 100 * remote_sum + remote_n * idx);
+            }
+            EXPECT(recv[mine] == -1);
+        }
+    }
     MPI_Intercomm_merge(inter, color, &merged);
     MPI_Comm_rank(merged, &r);
     MPI_Comm_size(merged, &ls);

@@ -160,7 +160,7 @@ pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u
 pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let n = comm_.peers;
+        let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
@@ -173,7 +173,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
 pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_block", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let n = comm_.peers;
+        let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
@@ -394,7 +394,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
 pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let n = comm_.peers;
+        let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
@@ -411,7 +411,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
 pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter_block", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let n = comm_.peers;
+        let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
