@@ -129,7 +129,7 @@ def fake_source(monkeypatch, tmp_path):
                                                "sha256": hashlib.sha256(content).hexdigest(),
                                                "size": len(content), "topdir": "fake"})
     served = {"data": content, "calls": 0}
-    monkeypatch.setenv("DEBIAN_MIRROR", "https://mirror.invalid/debian")
+    monkeypatch.setenv("DEBIAN_MIRROR", "https://configured.invalid/debian")
 
     def urlopen(url, timeout=None):
         served["calls"] += 1
@@ -143,7 +143,7 @@ def fake_source(monkeypatch, tmp_path):
 
 def test_fetch_downloads_verifies_and_reuses(fake_source):
     dest, content, served = fake_source
-    path = fetch.fetch("fake", dest, mirror="https://mirror.invalid/debian", log=lambda m: None)
+    path = fetch.fetch("fake", dest, mirror="https://configured.invalid/debian", log=lambda m: None)
     assert path == dest / "fake.tgz" and path.read_bytes() == content and served["calls"] == 1
     served["data"] = None  # offline now: the verified file is used as is
     assert fetch.fetch("fake", dest, log=lambda m: None) == path and served["calls"] == 1
