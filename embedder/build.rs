@@ -1,8 +1,6 @@
-//! Build steps derived from one description each:
-//! - the guest's standard-ABI constants come from `mpi-header/abi-constants.tsv`
-//!   (the same table the guest `mpi.h` is generated from);
-//! - the host MPI's constants come from `csrc/host_constants.c`, compiled
-//!   against the MPI that rsmpi links (same probe, honours `MPICC`).
+//! The guest's standard-ABI constants come from `mpi-header/abi-constants.tsv`
+//! (the same table the guest `mpi.h` is generated from). Nothing here needs
+//! an MPI: the host library is loaded at run time.
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -12,16 +10,6 @@ fn main() {
     let tsv = manifest.join("../mpi-header/abi-constants.tsv");
     println!("cargo:rerun-if-changed={}", tsv.display());
     fs::write(out.join("abi_constants.rs"), abi_constants(&fs::read_to_string(&tsv).unwrap())).unwrap();
-
-    println!("cargo:rerun-if-changed=csrc/host_constants.c");
-    println!("cargo:rerun-if-env-changed=MPICC");
-    let mpi = build_probe_mpi::probe().unwrap_or_else(|errs| panic!("no host MPI found: {errs:?}"));
-    let mut cc = cc::Build::new();
-    cc.file("csrc/host_constants.c").warnings(true).extra_warnings(true);
-    for dir in &mpi.include_paths {
-        cc.include(dir);
-    }
-    cc.compile("host_constants");
 }
 
 /// `pub const NAME: i32 = value;` for every row with a value, plus a table of

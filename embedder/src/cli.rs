@@ -68,6 +68,11 @@ pub struct Common {
     #[arg(long, global = true)]
     pub timings: bool,
 
+    /// The host MPI library to load [default: the one the launcher belongs to (Open MPI's
+    /// OMPI_*/PMIX_* or MPICH's HYDRA_*/PMI_* variables), else libmpi.so on the loader path]
+    #[arg(long, value_name = "PATH", global = true, env = "EMBEDDER_MPI_LIB")]
+    pub mpi_lib: Option<PathBuf>,
+
     /// More diagnostics on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
@@ -148,8 +153,12 @@ pub struct InspectArgs {
     #[arg(long)]
     pub provided: bool,
 
+    /// Say which host MPI library would be loaded here, its family and why
+    #[arg(long)]
+    pub mpi: bool,
+
     /// The module to inspect
-    #[arg(value_name = "MODULE.wasm", required_unless_present = "provided")]
+    #[arg(value_name = "MODULE.wasm", required_unless_present_any = ["provided", "mpi"])]
     pub module: Option<PathBuf>,
 }
 

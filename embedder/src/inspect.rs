@@ -6,6 +6,15 @@ use wasmer::wasmparser::{Parser, Payload, TypeRef};
 use crate::{cli::{Common, InspectArgs}, mpi};
 
 pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
+    if args.mpi {
+        match crate::host_mpi::describe() {
+            Ok(text) => print!("{text}"),
+            Err(e) => anyhow::bail!(e),
+        }
+        if args.module.is_none() && !args.provided {
+            return Ok(0);
+        }
+    }
     if args.provided {
         let names = mpi::provided();
         for name in &names {

@@ -18,3 +18,8 @@ mod rank;
 mod reservation;
 pub mod run;
 mod wasi;
+
+/// Records which host MPI library to load (`--mpi-lib`); `None` finds it.
+pub fn select_mpi_library(path: Option<std::path::PathBuf>) {
+    host_mpi::library::request(path);
+}

@@ -9,6 +9,7 @@ use embedder::{cli, engine, inspect, logging, run, say};
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     logging::init(cli.common.verbose);
+    embedder::select_mpi_library(cli.common.mpi_lib.clone());
     let result = match cli.command() {
         cli::Command::Run(args) => run::run(&cli.common, args),
         cli::Command::Compile(args) => engine::compile_command(&cli.common, &args),

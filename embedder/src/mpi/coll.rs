@@ -20,12 +20,12 @@ pub struct Side {
     pub counts: *const i32,
     pub displs: *const i32,
     pub wide: Box<[ffi::MPI_Aint]>,
-    pub types: Box<[host_mpi::Datatype]>,
+    pub types: host_mpi::HandleVec,
 }
 
 impl Side {
     pub fn types_ptr(&self) -> *mut ffi::MPI_Datatype {
-        self.types.as_ptr() as *mut ffi::MPI_Datatype // Datatype is repr(transparent)
+        self.types.as_ptr() as *mut ffi::MPI_Datatype
     }
 }
 
@@ -35,22 +35,22 @@ impl Side {
 pub fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
     if cx.in_place_arg(buf, in_place)? {
-        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: Box::new([]) });
+        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: host_mpi::HandleVec::new() });
     }
     let (c, d) = (cx.int_array(counts, n)?, cx.int_array(displs, n)?);
-    let (mut host_types, mut wide) = (Vec::with_capacity(n as usize), Vec::new());
+    let (mut host_types, mut wide) = (host_mpi::HandleVec::new(), Vec::new());
     for i in 0..n as u32 {
         let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i))?)?;
         let (count, displ) = (cx.int_at(counts, i as i32)?, cx.int_at(displs, i as i32)?);
         // byte displacements: check the block where it lies
         cx.block(buf, displ as i64, count as i64, &dt)?;
-        host_types.push(dt.host);
+        host_types.push(dt.host.0);
         if aint_displs {
             wide.push(displ as ffi::MPI_Aint); // signed, as MPI_Aint is
         }
     }
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
-    Ok(Side { buf, counts: c, displs: if aint_displs { none } else { d }, wide: wide.into(), types: host_types.into() })
+    Ok(Side { buf, counts: c, displs: if aint_displs { none } else { d }, wide: wide.into(), types: host_types })
 }
 
 fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {

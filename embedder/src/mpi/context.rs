@@ -169,8 +169,8 @@ pub struct Bridge {
     in_place: usize,
     /// Scratch for request and status arrays (reused: no allocation per call
     /// once warm).
-    pub scratch_requests: Vec<host_mpi::Request>,
-    pub scratch_statuses: Vec<host_mpi::Status>,
+    pub scratch_requests: host_mpi::HandleVec,
+    pub scratch_statuses: host_mpi::StatusVec,
     pub scratch_indices: Vec<i32>,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: Option<super::environment::Attached>,
@@ -200,8 +200,8 @@ impl Bridge {
             errhandlers: errhandler::predefined_table(),
             user_errors: Default::default(),
             in_place: 0,
-            scratch_requests: Vec::new(),
-            scratch_statuses: Vec::new(),
+            scratch_requests: host_mpi::HandleVec::default(),
+            scratch_statuses: host_mpi::StatusVec::default(),
             scratch_indices: Vec::new(),
             attached: None,
             closing: Vec::new(),

@@ -145,7 +145,7 @@ pub fn get_library_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, result
 }
 
 pub fn wtick(_env: FunctionEnvMut<MpiEnv>) -> f64 {
-    unsafe { host_mpi::ffi::RSMPI_Wtick() }
+    unsafe { host_mpi::ffi::MPI_Wtick() }
 }
 
 /// The bridge hands the guest error classes as error codes, so a code is

@@ -37,11 +37,7 @@ thread_local! {
 
 /// A host handle as a map key (OpenMPI's are pointers, MPICH's ints).
 fn type_key(dt: ffi::MPI_Datatype) -> usize {
-    let mut key = [0u8; std::mem::size_of::<usize>()];
-    let n = std::mem::size_of_val(&dt).min(key.len());
-    // Safety: reads the handle's own bytes.
-    unsafe { std::ptr::copy_nonoverlapping(&dt as *const _ as *const u8, key.as_mut_ptr(), n) };
-    usize::from_ne_bytes(key)
+    dt
 }
 
 /// Makes a datatype known to user functions (the last guest handle for a
@@ -75,7 +71,7 @@ fn abort_job(detail: &str) -> ! {
 }
 
 unsafe extern "C" fn trampoline<const SLOT: usize>(inv: *mut c_void, inout: *mut c_void, len: *mut c_int, dt: *mut ffi::MPI_Datatype) {
-    run_user_function(SLOT, inv as *mut u8, inout as *mut u8, *len, *dt);
+    run_user_function(SLOT, inv as *mut u8, inout as *mut u8, *len, host_mpi::read_handle(dt as *const c_void));
 }
 
 macro_rules! trampolines {
@@ -164,7 +160,7 @@ pub fn op_create(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, o
         let slot = slot_of_free()
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_OTHER, format!("too many user operations: at most {SLOTS} may exist at once")))?;
         let mut host = host_mpi::null_op();
-        cx.host(unsafe { ffi::MPI_Op_create(Some(TRAMPOLINES[slot]), commute, &mut host.0) })?;
+        cx.host(unsafe { ffi::MPI_Op_create(TRAMPOLINES[slot] as ffi::Callback, commute, &mut host.0) })?;
         SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = Some(function));
         let handle = cx.bridge.ops.insert(host);
         cx.bridge.user_op_slots.insert(handle, slot);

@@ -25,7 +25,7 @@ const NULL: i32 = abi::c::MPI_REQUEST_NULL;
 /// The guest handles at `ptr[0..n]` and their host requests (null for
 /// MPI_REQUEST_NULL), loaded into the bridge's scratch vectors; every
 /// handle valid and none twice.
-fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, Vec<host_mpi::Request>)> {
+fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, host_mpi::HandleVec)> {
     if n < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
     }
@@ -36,7 +36,7 @@ fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, Vec<host_mpi::Re
     hosts.clear();
     let loaded = (0..n as usize).try_for_each(|i| {
         let h = unsafe { base.add(i).read_unaligned() };
-        hosts.push(if h == NULL { host_mpi::null_request() } else { cx.request(h)? });
+        hosts.push(if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0);
         handles.push(h);
         Ok(())
     });
@@ -76,7 +76,7 @@ fn distinct(handles: &[i32]) -> MpiResult {
     }
 }
 
-fn give_back(cx: &mut Ctx, handles: Vec<i32>, hosts: Vec<host_mpi::Request>) {
+fn give_back(cx: &mut Ctx, handles: Vec<i32>, hosts: host_mpi::HandleVec) {
     cx.bridge.scratch_indices = handles;
     cx.bridge.scratch_requests = hosts;
 }
@@ -143,20 +143,19 @@ fn index_out(cx: &Ctx, index: i32) -> i32 {
 }
 
 /// Writes statuses[0..n] (unless MPI_STATUSES_IGNORE) from the scratch.
-fn write_statuses(cx: &Ctx, ptr: u32, statuses: &[host_mpi::Status], which: impl Iterator<Item = (usize, usize)>) -> MpiResult {
+fn write_statuses(cx: &Ctx, ptr: u32, statuses: &host_mpi::StatusVec, which: impl Iterator<Item = (usize, usize)>) -> MpiResult {
     if ptr == abi::c::MPI_STATUSES_IGNORE as u32 {
         return Ok(());
     }
     for (slot, i) in which {
-        cx.write_status(ptr + (slot * abi::STATUS_SIZE) as u32, &statuses[i])?;
+        cx.write_status(ptr + (slot * abi::STATUS_SIZE) as u32, &statuses.get(i))?;
     }
     Ok(())
 }
 
-fn statuses_scratch(cx: &mut Ctx, n: usize) -> Vec<host_mpi::Status> {
+fn statuses_scratch(cx: &mut Ctx, n: usize) -> host_mpi::StatusVec {
     let mut s = std::mem::take(&mut cx.bridge.scratch_statuses);
-    s.clear();
-    s.resize_with(n, host_mpi::empty_status);
+    s.reset(n);
     s
 }
 
@@ -248,7 +247,7 @@ pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> R
             give_back(cx, handles, hosts);
             return Err(e);
         }
-        let rc = unsafe { ffi::MPI_Startall(count, hosts.as_mut_ptr() as *mut _) };
+        let rc = unsafe { ffi::MPI_Startall(count, hosts.as_mut_ptr()) };
         if rc == host_mpi::SUCCESS {
             set_active(cx, &handles);
         }
@@ -322,7 +321,7 @@ fn finish_all(
     handles: &[i32],
     done: impl Fn(usize) -> bool,
     statuses: u32,
-    st: &[host_mpi::Status],
+    st: &host_mpi::StatusVec,
 ) -> MpiResult {
     for (i, &h) in handles.iter().enumerate() {
         if done(i) {
@@ -337,11 +336,11 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
         let (handles, mut hosts) = load(cx, requests, count)?;
         check_statuses_ptr(cx, statuses, count)?;
         let mut st = statuses_scratch(cx, count as usize);
-        let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr() as *mut _, st.as_mut_ptr()) };
+        let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
         // With MPI_ERR_IN_STATUS only some requests completed: the host
         // nulled those (persistent ones need nothing done).
         let all_done = rc == host_mpi::SUCCESS;
-        let result = finish_all(cx, requests, &handles, |i| all_done || host_mpi::is_null_request(hosts[i]), statuses, &st);
+        let result = finish_all(cx, requests, &handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, &st);
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
@@ -355,7 +354,7 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
         check_statuses_ptr(cx, statuses, count)?;
         let mut st = statuses_scratch(cx, count as usize);
         let mut f = 0;
-        let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr() as *mut _, &mut f, st.as_mut_ptr()) };
+        let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
         let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
         if f != 0 {
             result = result.and(finish_all(cx, requests, &handles, |_| true, statuses, &st));
@@ -384,9 +383,9 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
     let (mut idx, mut f, mut st) = (0, 1, host_mpi::empty_status());
     let rc = unsafe {
         if wait {
-            ffi::MPI_Waitany(count, hosts.as_mut_ptr() as *mut _, &mut idx, &mut st)
+            ffi::MPI_Waitany(count, hosts.as_mut_ptr(), &mut idx, &mut st)
         } else {
-            ffi::MPI_Testany(count, hosts.as_mut_ptr() as *mut _, &mut idx, &mut f, &mut st)
+            ffi::MPI_Testany(count, hosts.as_mut_ptr(), &mut idx, &mut f, &mut st)
         }
     };
     let result = (|| {
@@ -426,9 +425,9 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
     let mut out = 0;
     let rc = unsafe {
         if wait {
-            ffi::MPI_Waitsome(incount, hosts.as_mut_ptr() as *mut _, &mut out, idx, st.as_mut_ptr())
+            ffi::MPI_Waitsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
         } else {
-            ffi::MPI_Testsome(incount, hosts.as_mut_ptr() as *mut _, &mut out, idx, st.as_mut_ptr())
+            ffi::MPI_Testsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
         }
     };
     let result = (|| {

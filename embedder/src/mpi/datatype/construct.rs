@@ -43,10 +43,10 @@ pub fn describe(host: host_mpi::Datatype) -> Result<DatatypeEntry, i32> {
 
 /// Builds a type with `make(host types of desc.types, &mut new)` and gives
 /// the guest a handle to it at `newtype`.
-fn construct(cx: &mut Ctx, newtype: u32, desc: Description, make: impl FnOnce(&[HostType], &mut HostType) -> i32) -> MpiResult {
+fn construct(cx: &mut Ctx, newtype: u32, desc: Description, make: impl FnOnce(&host_mpi::HandleVec, &mut HostType) -> i32) -> MpiResult {
     cx.mem.range(newtype, 4)?;
     let entries = desc.types.iter().map(|&t| cx.datatype(t)).collect::<MpiResult<Vec<_>>>()?;
-    let hosts: Vec<HostType> = entries.iter().map(|e| e.host.0).collect();
+    let hosts = host_mpi::HandleVec::from_iter(entries.iter().map(|e| e.host.0));
     let mut new = host_mpi::null_datatype();
     cx.host(make(&hosts, &mut new.0))?;
     let types = desc.types.iter().zip(&entries).map(|(&g, e)| cx.type_ref(g, e)).collect::<MpiResult<Vec<_>>>()?;
@@ -148,7 +148,7 @@ pub fn type_contiguous(mut env: FunctionEnvMut<MpiEnv>, count_: i32, oldtype: i3
     call(&mut env, "MPI_Type_contiguous", WORLD, |cx| {
         count(count_)?;
         let d = Description::new(abi::c::MPI_COMBINER_CONTIGUOUS, vec![count_], vec![], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_contiguous(count_, t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_contiguous(count_, t.get(0), new) })
     })
 }
 
@@ -156,7 +156,7 @@ pub fn type_vector(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklength: i3
     call(&mut env, "MPI_Type_vector", WORLD, |cx| {
         count(count_)?;
         let d = Description::new(abi::c::MPI_COMBINER_VECTOR, vec![count_, blocklength, stride], vec![], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_vector(count_, blocklength, stride, t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_vector(count_, blocklength, stride, t.get(0), new) })
     })
 }
 
@@ -164,7 +164,7 @@ pub fn type_create_hvector(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blockle
     call(&mut env, "MPI_Type_create_hvector", WORLD, |cx| {
         count(count_)?;
         let d = Description::new(abi::c::MPI_COMBINER_HVECTOR, vec![count_, blocklength], vec![stride], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hvector(count_, blocklength, stride as ffi::MPI_Aint, t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hvector(count_, blocklength, stride as ffi::MPI_Aint, t.get(0), new) })
     })
 }
 
@@ -173,7 +173,7 @@ pub fn type_indexed(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blocklengths: 
         let (bl, disp) = (cx.int_vec(blocklengths, count_)?, cx.int_vec(displacements, count_)?);
         let ints = [&[count_][..], &bl, &disp].concat();
         let d = Description::new(abi::c::MPI_COMBINER_INDEXED, ints, vec![], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_indexed(count_, bl.as_ptr(), disp.as_ptr(), t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_indexed(count_, bl.as_ptr(), disp.as_ptr(), t.get(0), new) })
     })
 }
 
@@ -182,7 +182,7 @@ pub fn type_create_hindexed(mut env: FunctionEnvMut<MpiEnv>, count_: i32, blockl
         let (bl, disp) = (cx.int_vec(blocklengths, count_)?, cx.int_vec(displacements, count_)?);
         let wide = widen(&disp);
         let d = Description::new(abi::c::MPI_COMBINER_HINDEXED, [&[count_][..], &bl].concat(), disp, vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed(count_, bl.as_ptr(), wide.as_ptr(), t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed(count_, bl.as_ptr(), wide.as_ptr(), t.get(0), new) })
     })
 }
 
@@ -191,7 +191,7 @@ pub fn type_create_indexed_block(mut env: FunctionEnvMut<MpiEnv>, count_: i32, b
         let disp = cx.int_vec(displacements, count_)?;
         let ints = [&[count_, blocklength][..], &disp].concat();
         let d = Description::new(abi::c::MPI_COMBINER_INDEXED_BLOCK, ints, vec![], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_indexed_block(count_, blocklength, disp.as_ptr(), t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_indexed_block(count_, blocklength, disp.as_ptr(), t.get(0), new) })
     })
 }
 
@@ -200,7 +200,7 @@ pub fn type_create_hindexed_block(mut env: FunctionEnvMut<MpiEnv>, count_: i32, 
         let disp = cx.int_vec(displacements, count_)?;
         let wide = widen(&disp);
         let d = Description::new(abi::c::MPI_COMBINER_HINDEXED_BLOCK, vec![count_, blocklength], disp, vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed_block(count_, blocklength, wide.as_ptr(), t[0], new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_hindexed_block(count_, blocklength, wide.as_ptr(), t.get(0), new) })
     })
 }
 
@@ -221,7 +221,7 @@ pub fn type_create_subarray(mut env: FunctionEnvMut<MpiEnv>, ndims: i32, sizes: 
         let ints = [&[ndims][..], &sz, &sub, &st, &[order]].concat();
         let d = Description::new(abi::c::MPI_COMBINER_SUBARRAY, ints, vec![], vec![oldtype]);
         construct(cx, newtype, d, |t, new| unsafe {
-            ffi::MPI_Type_create_subarray(ndims, sz.as_ptr(), sub.as_ptr(), st.as_ptr(), host_order, t[0], new)
+            ffi::MPI_Type_create_subarray(ndims, sz.as_ptr(), sub.as_ptr(), st.as_ptr(), host_order, t.get(0), new)
         })
     })
 }
@@ -249,7 +249,7 @@ pub fn type_create_darray(
         let ints = [&[size, rank, ndims][..], &g, &dist, &darg, &p, &[order]].concat();
         let d = Description::new(abi::c::MPI_COMBINER_DARRAY, ints, vec![], vec![oldtype]);
         construct(cx, newtype, d, |t, new| unsafe {
-            ffi::MPI_Type_create_darray(size, rank, ndims, g.as_ptr(), host_dist.as_ptr(), host_darg.as_ptr(), p.as_ptr(), host_order, t[0], new)
+            ffi::MPI_Type_create_darray(size, rank, ndims, g.as_ptr(), host_dist.as_ptr(), host_darg.as_ptr(), p.as_ptr(), host_order, t.get(0), new)
         })
     })
 }
@@ -257,14 +257,14 @@ pub fn type_create_darray(
 pub fn type_create_resized(mut env: FunctionEnvMut<MpiEnv>, oldtype: i32, lb: i32, extent: i32, newtype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_create_resized", WORLD, |cx| {
         let d = Description::new(abi::c::MPI_COMBINER_RESIZED, vec![], vec![lb, extent], vec![oldtype]);
-        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_resized(t[0], lb as ffi::MPI_Aint, extent as ffi::MPI_Aint, new) })
+        construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_create_resized(t.get(0), lb as ffi::MPI_Aint, extent as ffi::MPI_Aint, new) })
     })
 }
 
 /// The duplicate's attributes are copied by the attribute family.
 pub fn dup_type(cx: &mut Ctx, oldtype: i32, newtype: u32) -> MpiResult<i32> {
     let d = Description::new(abi::c::MPI_COMBINER_DUP, vec![], vec![], vec![oldtype]);
-    construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_dup(t[0], new) })?;
+    construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_dup(t.get(0), new) })?;
     let new = cx.mem.read_i32(newtype)?;
     // a duplicate has all of its original's properties, committed or not
     if cx.datatype(oldtype)?.committed {

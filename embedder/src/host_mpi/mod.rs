@@ -2,55 +2,56 @@
 //! into it. Everything here speaks host types and host constant values; the
 //! bridge (`mpi::*`) translates from and to the guest's standard ABI.
 //!
-//! Today the library is linked through rsmpi's raw FFI (`mpi::ffi`); to serve
-//! OpenMPI and MPICH from one binary this module can load the library with
-//! `libloading` instead, without the bridge changing.
+//! The library is chosen and loaded at run time (`library`), its functions
+//! are called through one generated table (`functions`, `ffi::MPI_*`), and
+//! its constants come from its family's profile (`profile`). Building the
+//! embedder needs no MPI headers and links no MPI.
+mod functions;
+pub mod library;
+mod profile;
+mod types;
+
 use std::{
     collections::HashMap,
-    ffi::{c_char, c_int, c_void, CStr},
+    ffi::{c_char, c_int, c_void},
     sync::OnceLock,
 };
 
-/// The host library's C API, for the generated bridge functions
-/// (`mpi::generated`), which call it with already-translated arguments.
-pub use mpi::ffi;
+pub use functions::ffi;
+pub use library::Family;
+pub use types::{read_handle, HandleVec, StatusVec};
 
 macro_rules! host_handle {
-    ($($name:ident => $ffi:ty),* $(,)?) => {$(
-        /// A host handle. OpenMPI's are pointers to library globals, which
-        /// are shared by design, so they may move between threads.
-        #[derive(Clone, Copy, Debug)]
+    ($($name:ident),* $(,)?) => {$(
+        /// A host handle (pointer-sized whatever the library; see `types`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(transparent)]
-        pub struct $name(pub $ffi);
-        unsafe impl Send for $name {}
-        unsafe impl Sync for $name {}
+        pub struct $name(pub types::Handle);
     )*};
 }
-host_handle!(
-    Comm => ffi::MPI_Comm,
-    Datatype => ffi::MPI_Datatype,
-    Op => ffi::MPI_Op,
-    Errhandler => ffi::MPI_Errhandler,
-    Request => ffi::MPI_Request,
-    Message => ffi::MPI_Message,
-    Group => ffi::MPI_Group,
-    Info => ffi::MPI_Info,
-);
+host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info);
 
-pub type Status = ffi::MPI_Status;
+pub type Status = types::MPI_Status;
 
-/// The host library's constants, read once from `csrc/host_constants.c`.
+/// The host library's constants, resolved once for the loaded library.
 pub struct HostConstants {
     pub datatypes: HashMap<&'static str, Datatype>,
-    #[allow(dead_code)] // reductions come with the collectives family
     pub ops: HashMap<&'static str, Op>,
     pub ints: HashMap<&'static str, i32>,
-    #[allow(dead_code)] // MPI_IN_PLACE / MPI_BOTTOM come with the collectives family
     pub ptrs: HashMap<&'static str, usize>,
     pub status: StatusLayout,
     pub comm_world: Comm,
     pub comm_self: Comm,
     pub errors_return: Errhandler,
+    comm_null: Comm,
+    request_null: Request,
+    message_null: Message,
+    message_no_proc: Message,
+    group_null: Group,
+    group_empty: Group,
+    info_null: Info,
+    info_env: Info,
+    datatype_null: Datatype,
 }
 
 /// Size and public-field offsets of the host `MPI_Status`.
@@ -62,130 +63,117 @@ pub struct StatusLayout {
     pub error: usize,
 }
 
-#[repr(C)]
-struct Named<T> {
-    name: *const c_char,
-    value: T,
-}
-
-extern "C" {
-    fn emb_host_datatypes(len: *mut usize) -> *const Named<ffi::MPI_Datatype>;
-    fn emb_host_ops(len: *mut usize) -> *const Named<ffi::MPI_Op>;
-    fn emb_host_ints(len: *mut usize) -> *const Named<c_int>;
-    fn emb_host_ptrs(len: *mut usize) -> *const Named<*mut c_void>;
-    fn emb_host_flavor() -> *const c_char;
-    fn emb_host_info_env() -> ffi::MPI_Info;
-    fn emb_host_weight_sentinels(unweighted: *mut *mut c_int, empty: *mut *mut c_int);
-    fn emb_host_status_layout(size: *mut usize, source: *mut usize, tag: *mut usize, error: *mut usize);
-}
-
-fn read_table<T: Copy, U>(f: unsafe extern "C" fn(*mut usize) -> *const Named<T>, wrap: impl Fn(T) -> U) -> HashMap<&'static str, U> {
-    let mut len = 0;
-    let entries = unsafe { std::slice::from_raw_parts(f(&mut len), len) };
-    entries
-        .iter()
-        .map(|e| (unsafe { CStr::from_ptr(e.name) }.to_str().expect("ASCII constant name"), wrap(e.value)))
-        .collect()
-}
-
 pub fn constants() -> &'static HostConstants {
     static CONSTANTS: OnceLock<HostConstants> = OnceLock::new();
     CONSTANTS.get_or_init(|| {
-        check_flavor();
-        let mut s = StatusLayout { size: 0, source: 0, tag: 0, error: 0 };
-        unsafe { emb_host_status_layout(&mut s.size, &mut s.source, &mut s.tag, &mut s.error) };
-        assert_eq!(s.size, std::mem::size_of::<Status>(), "csrc and rsmpi see different mpi.h");
-        HostConstants {
-            datatypes: read_table(emb_host_datatypes, Datatype),
-            ops: read_table(emb_host_ops, Op),
-            ints: read_table(emb_host_ints, |v| v),
-            ptrs: read_table(emb_host_ptrs, |v| v as usize),
-            status: s,
-            comm_world: Comm(unsafe { ffi::RSMPI_COMM_WORLD }),
-            comm_self: Comm(unsafe { ffi::RSMPI_COMM_SELF }),
-            errors_return: Errhandler(unsafe { ffi::RSMPI_ERRORS_RETURN }),
-        }
+        let lib = library::loaded();
+        read_constants(lib).unwrap_or_else(|e| {
+            crate::say!("embedder: error: {e}");
+            std::process::exit(1)
+        })
     })
 }
 
-/// The constants were compiled against one MPI's header and the library
-/// linked may be another's (rsmpi's build script does not notice a changed
-/// `MPICC`): refuse to run rather than pass wrong handles.
-fn check_flavor() {
-    let built = unsafe { CStr::from_ptr(emb_host_flavor()) }.to_string_lossy().into_owned();
-    let version = library_version();
-    if !built.is_empty() && !version.contains(built.as_str()) {
-        crate::say!(
-            "embedder: error: built with {built}'s mpi.h but linked to \"{}\"; rebuild with `make build MPI=...`",
-            version.lines().next().unwrap_or("")
-        );
-        std::process::exit(1);
-    }
+fn read_constants(lib: &library::Loaded) -> Result<HostConstants, String> {
+    let p = profile::read(lib)?;
+    let h = |name: &str| p.handle(name);
+    Ok(HostConstants {
+        datatypes: p.of_kind("datatype").map(|(n, v)| (n, Datatype(v as usize))).collect(),
+        ops: p.of_kind("op").map(|(n, v)| (n, Op(v as usize))).collect(),
+        ints: p.of_kind("int").map(|(n, v)| (n, v as i32)).collect(),
+        ptrs: p.of_kind("ptr").map(|(n, v)| (n, v as usize)).collect(),
+        status: p.status,
+        comm_world: Comm(h("MPI_COMM_WORLD")?),
+        comm_self: Comm(h("MPI_COMM_SELF")?),
+        errors_return: Errhandler(h("MPI_ERRORS_RETURN")?),
+        comm_null: Comm(h("MPI_COMM_NULL")?),
+        request_null: Request(h("MPI_REQUEST_NULL")?),
+        message_null: Message(h("MPI_MESSAGE_NULL")?),
+        message_no_proc: Message(h("MPI_MESSAGE_NO_PROC")?),
+        group_null: Group(h("MPI_GROUP_NULL")?),
+        group_empty: Group(h("MPI_GROUP_EMPTY")?),
+        info_null: Info(h("MPI_INFO_NULL")?),
+        info_env: Info(h("MPI_INFO_ENV")?),
+        datatype_null: Datatype(p.get("datatype", "MPI_DATATYPE_NULL").ok_or("MPI_DATATYPE_NULL missing")? as usize),
+    })
+}
+
+/// What `embedder inspect --mpi` prints: the library that would serve
+/// here, its family, and why it was chosen.
+pub fn describe() -> Result<String, String> {
+    let l = library::try_loaded()?;
+    let c = read_constants(l)?;
+    let provided = l.functions.provided().len();
+    Ok(format!(
+        "library\t{}\nfamily\t{}\nversion\t{}\nchosen\t{}\nstatus\t{} bytes\nhandles\t{} bytes\nfunctions\t{provided} of the standard's {} found in the library\n",
+        l.path,
+        l.family,
+        l.version_line(),
+        l.reason,
+        c.status.size,
+        library::handle_width(),
+        functions::Functions::default().len(),
+    ))
 }
 
 /// `MPI_Get_library_version` (callable before MPI_Init).
 pub fn library_version() -> String {
-    let mut buf = vec![0u8; 8192];
-    let mut len = 0;
-    unsafe { ffi::MPI_Get_library_version(buf.as_mut_ptr() as *mut c_char, &mut len) };
-    buf.truncate(len.clamp(0, 8192) as usize);
-    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
+    library::loaded().version.clone()
 }
 
 impl HostConstants {
     pub fn int(&self, name: &str) -> i32 {
-        *self.ints.get(name).unwrap_or_else(|| panic!("host constant {name} missing from csrc/host_constants.c"))
+        *self.ints.get(name).unwrap_or_else(|| panic!("host constant {name} missing from the host ABI profile"))
     }
 }
 
-pub const SUCCESS: i32 = ffi::MPI_SUCCESS as i32;
+pub const SUCCESS: i32 = 0;
 
 /// A zeroed status for the host to fill.
 pub fn empty_status() -> Status {
-    unsafe { std::mem::MaybeUninit::<Status>::zeroed().assume_init() }
+    Status::zeroed()
 }
 
 pub fn null_request() -> Request {
-    Request(unsafe { ffi::RSMPI_REQUEST_NULL })
+    constants().request_null
 }
 
 pub fn null_message() -> Message {
-    Message(unsafe { ffi::RSMPI_MESSAGE_NULL })
+    constants().message_null
 }
 
 pub fn message_no_proc() -> Message {
-    Message(unsafe { ffi::RSMPI_MESSAGE_NO_PROC })
+    constants().message_no_proc
 }
 
 pub fn null_communicator() -> Comm {
-    Comm(unsafe { ffi::RSMPI_COMM_NULL })
+    constants().comm_null
 }
 
 pub fn null_group() -> Group {
-    Group(unsafe { ffi::RSMPI_GROUP_NULL })
+    constants().group_null
 }
 
 pub fn group_empty() -> Group {
-    Group(unsafe { ffi::RSMPI_GROUP_EMPTY })
+    constants().group_empty
 }
 
 pub fn null_info() -> Info {
-    Info(unsafe { ffi::RSMPI_INFO_NULL })
+    constants().info_null
 }
 
 pub fn info_env() -> Info {
-    Info(unsafe { emb_host_info_env() })
+    constants().info_env
 }
 
 /// The host's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (addresses).
 pub fn weight_sentinels() -> (usize, usize) {
-    let (mut unweighted, mut empty) = (std::ptr::null_mut(), std::ptr::null_mut());
-    unsafe { emb_host_weight_sentinels(&mut unweighted, &mut empty) };
-    (unweighted as usize, empty as usize)
+    let c = constants();
+    (c.ptrs["MPI_UNWEIGHTED"], c.ptrs["MPI_WEIGHTS_EMPTY"])
 }
 
 pub fn null_datatype() -> Datatype {
-    Datatype(unsafe { ffi::RSMPI_DATATYPE_NULL })
+    constants().datatype_null
 }
 
 pub fn null_op() -> Op {
@@ -225,7 +213,7 @@ pub fn init_thread(required: i32, provided: &mut i32) -> i32 {
 /// more copy for large messages on a node, the price of the sandbox. These
 /// override the launcher's settings of the same parameters.
 fn contain_truncation() {
-    if library_version().contains("Open MPI") {
+    if library::loaded().family == Family::OpenMpi {
         std::env::set_var("OMPI_MCA_btl_self_flags", "send,inplace");
         std::env::set_var("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
     }
@@ -262,7 +250,7 @@ pub fn abort(comm: Comm, code: i32) -> ! {
 }
 
 pub fn wtime() -> f64 {
-    unsafe { ffi::RSMPI_Wtime() }
+    unsafe { ffi::MPI_Wtime() }
 }
 
 pub fn processor_name() -> (i32, Vec<u8>) {

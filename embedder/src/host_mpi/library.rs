@@ -1,0 +1,240 @@
+//! Finding and loading the host MPI library at run time, so one embedder
+//! binary serves whichever MPI the job's launcher belongs to.
+//!
+//! Order: `--mpi-lib PATH` / `EMBEDDER_MPI_LIB`; else the family the
+//! launcher's environment names (Open MPI's and PMIx's `OMPI_*`/`PMIX_*`,
+//! MPICH Hydra's and PMI's `HYDRA_*`/`PMI_*`) and that family's library on the
+//! loader path; else `libmpi.so` on the loader path. The library is loaded
+//! `RTLD_GLOBAL` (Open MPI's plugins need its symbols) and functions are
+//! looked up in the global scope, so a profiler preloaded with `LD_PRELOAD`
+//! (mpiP, Score-P, Darshan) still intercepts every call.
+use std::{
+    ffi::{c_char, c_int, c_void, CStr},
+    fmt,
+    path::{Path, PathBuf},
+    sync::OnceLock,
+};
+
+use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+
+use super::functions::Functions;
+
+/// The ABI families the embedder speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Open MPI 4.x and 5.x: handles are addresses of `ompi_mpi_*` objects.
+    OpenMpi,
+    /// MPICH 3.x/4.x/5.x and the MPICH-ABI derivatives (Intel MPI, MVAPICH,
+    /// Cray MPICH): integer handles with fixed values.
+    Mpich,
+    /// The MPI-5.0 standard ABI (`libmpi_abi.so`): the guest's own values.
+    StandardAbi,
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            Family::OpenMpi => "Open MPI",
+            Family::Mpich => "MPICH",
+            Family::StandardAbi => "MPI-5 standard ABI",
+        })
+    }
+}
+
+/// The loaded library and how it was chosen.
+pub struct Loaded {
+    pub path: String,
+    pub family: Family,
+    /// `MPI_Get_library_version`.
+    pub version: String,
+    /// Why this library (for `embedder inspect --mpi`).
+    pub reason: String,
+    pub functions: Functions,
+    lib: Library,
+}
+
+static LOADED: OnceLock<Loaded> = OnceLock::new();
+static REQUESTED: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Records `--mpi-lib` (call before any host call; later calls are ignored).
+pub fn request(path: Option<PathBuf>) {
+    let _ = REQUESTED.set(path);
+}
+
+/// `EMBEDDER_MPI_LIB` when no command line was parsed (unit tests).
+fn from_env() -> Option<PathBuf> {
+    std::env::var_os("EMBEDDER_MPI_LIB").filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
+/// The library, loaded on first use; a library that cannot serve ends the
+/// process with one clear message (every rank prints it).
+pub fn loaded() -> &'static Loaded {
+    LOADED.get_or_init(|| {
+        let requested = REQUESTED.get_or_init(from_env).clone();
+        load(requested.as_deref()).unwrap_or_else(|e| {
+            crate::say!("embedder: error: {e}");
+            std::process::exit(1)
+        })
+    })
+}
+
+/// Loads without exiting, for `embedder inspect --mpi`.
+pub fn try_loaded() -> Result<&'static Loaded, String> {
+    if let Some(l) = LOADED.get() {
+        return Ok(l);
+    }
+    let requested = REQUESTED.get_or_init(from_env).clone();
+    let l = load(requested.as_deref())?;
+    Ok(LOADED.get_or_init(|| l))
+}
+
+#[inline(always)]
+pub fn functions() -> &'static Functions {
+    &loaded().functions
+}
+
+pub fn handle_width() -> usize {
+    if loaded().family == Family::Mpich { 4 } else { 8 }
+}
+
+/// A function the library does not provide was called.
+#[cold]
+pub fn missing(name: &CStr) -> c_int {
+    crate::say!("embedder: error: the host MPI library {} does not provide {}", loaded().path, name.to_string_lossy());
+    super::constants().int("MPI_ERR_UNSUPPORTED_OPERATION")
+}
+
+impl Loaded {
+    /// The first line of the library's version string.
+    pub fn version_line(&self) -> &str {
+        self.version.lines().next().unwrap_or("").trim()
+    }
+
+    /// The address of a data symbol of the library (Open MPI's predefined
+    /// objects, MPICH's weight sentinels).
+    pub fn symbol(&self, name: &str) -> Option<usize> {
+        unsafe { self.lib.get::<*mut c_void>(name.as_bytes()) }.ok().map(|s| *s as usize)
+    }
+}
+
+/// What the launcher's environment says about the job's MPI, with the
+/// variable that says it.
+pub fn launcher_family() -> Option<(Family, String)> {
+    let vars: Vec<String> = std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect();
+    let find = |prefixes: &[&str]| vars.iter().find(|k| prefixes.iter().any(|p| k.starts_with(p))).cloned();
+    if let Some(v) = find(&["OMPI_COMM_WORLD_", "OMPI_MCA_ess", "PMIX_RANK"]) {
+        return Some((Family::OpenMpi, v));
+    }
+    if let Some(v) = find(&["HYDRA_", "PMI_RANK", "PMI_FD", "PMI_PORT"]) {
+        return Some((Family::Mpich, v));
+    }
+    None
+}
+
+/// Libraries to try, by family, in order (sonames the loader finds through
+/// LD_LIBRARY_PATH, the site's module system, and its cache).
+fn candidates(family: Option<Family>) -> &'static [&'static str] {
+    match family {
+        Some(Family::OpenMpi) => &["libmpi.so.40", "libmpi.so"],
+        Some(Family::Mpich) => &["libmpi.so.12", "libmpich.so.12", "libmpi.so"],
+        Some(Family::StandardAbi) => &["libmpi_abi.so.1", "libmpi_abi.so"],
+        None => &["libmpi.so", "libmpi.so.40", "libmpi.so.12", "libmpich.so.12", "libmpi_abi.so.1"],
+    }
+}
+
+fn load(requested: Option<&Path>) -> Result<Loaded, String> {
+    let launcher = launcher_family();
+    let (lib, path, reason) = match requested {
+        Some(p) => {
+            let lib = open(&p.to_string_lossy()).map_err(|e| format!("cannot load the MPI library {}: {e}", p.display()))?;
+            (lib, p.display().to_string(), "--mpi-lib / EMBEDDER_MPI_LIB".to_string())
+        }
+        None => {
+            let mut errors = Vec::new();
+            let mut found = None;
+            for name in candidates(launcher.as_ref().map(|l| l.0)) {
+                match open(name) {
+                    Ok(h) => {
+                        found = Some((h, name.to_string()));
+                        break;
+                    }
+                    Err(e) => errors.push(e),
+                }
+            }
+            let (lib, name) = found.ok_or_else(|| {
+                format!(
+                    "no MPI library found on the loader path ({}); load your MPI's module or pass --mpi-lib PATH",
+                    errors.join("; ")
+                )
+            })?;
+            let reason = match &launcher {
+                Some((f, var)) => format!("the launcher is {f}'s ({var} is set)"),
+                None => "no launcher variables; the default library on the loader path".to_string(),
+            };
+            (lib, name, reason)
+        }
+    };
+    let path = resolved_path(&lib).unwrap_or(path);
+    let sym = |n: &CStr| unsafe { lib.get::<*mut c_void>(n.to_bytes_with_nul()) }.map_or(std::ptr::null_mut(), |s| *s);
+    if sym(c"MPI_Init").is_null() || sym(c"MPI_Get_library_version").is_null() {
+        return Err(format!("{path} is not an MPI library (it has no MPI_Init)"));
+    }
+    let version = library_version(sym(c"MPI_Get_library_version"));
+    let first = version.lines().next().unwrap_or("").trim().to_string();
+    let family = if !sym(c"ompi_mpi_comm_world").is_null() {
+        Family::OpenMpi
+    } else if path.contains("mpi_abi") || !sym(c"MPI_Comm_toint").is_null() && sym(c"MPIR_Err_return_comm").is_null() {
+        Family::StandardAbi
+    } else if ["MPICH", "Intel(R) MPI", "MVAPICH", "CRAY MPICH"].iter().any(|m| version.contains(m)) {
+        Family::Mpich
+    } else {
+        return Err(format!("{path} is an MPI library of a family the embedder does not know: \"{first}\""));
+    };
+    if let Some((launched, var)) = &launcher {
+        let compatible = *launched == family || (*launched == Family::Mpich && family == Family::StandardAbi);
+        if !compatible {
+            return Err(format!(
+                "{path} is {family} (\"{first}\") but the job was started by {launched}'s launcher ({var} is set); \
+                 use that MPI's mpirun or pass the matching --mpi-lib"
+            ));
+        }
+    }
+    // The global scope first (the program's own scope: preloaded libraries,
+    // then the RTLD_GLOBAL library): a profiling library wins over the MPI's
+    // own symbols, as it would for a native program.
+    let global = Library::this();
+    let functions = Functions::resolve(|name| {
+        let get = |l: &Library| unsafe { l.get::<*mut c_void>(name.to_bytes_with_nul()) }.map_or(std::ptr::null_mut(), |s| *s);
+        let p = get(&global);
+        if p.is_null() { get(&lib) } else { p }
+    });
+    Ok(Loaded { path, family, version, reason, functions, lib })
+}
+
+fn open(name: &str) -> Result<Library, String> {
+    unsafe { Library::open(Some(name), RTLD_NOW | RTLD_GLOBAL) }.map_err(|e| e.to_string())
+}
+
+/// The file the loader picked for a soname (for messages).
+fn resolved_path(lib: &Library) -> Option<String> {
+    // dlinfo(RTLD_DI_LINKMAP = 2): the library's link_map, whose second
+    // field is its path. Borrow the raw handle and give it back.
+    let raw = unsafe { std::ptr::read(lib) }.into_raw();
+    let mut map: *mut c_void = std::ptr::null_mut();
+    let rc = unsafe { libc::dlinfo(raw, 2, &mut map as *mut _ as *mut c_void) };
+    if rc != 0 || map.is_null() {
+        return None;
+    }
+    let name = unsafe { *(map as *const *const c_char).add(1) };
+    (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
+}
+
+/// `MPI_Get_library_version`, callable before MPI_Init.
+fn library_version(f: *mut c_void) -> String {
+    let f: unsafe extern "C" fn(*mut c_char, *mut c_int) -> c_int = unsafe { std::mem::transmute(f) };
+    let mut buf = vec![0u8; 8192];
+    let mut len = 0;
+    unsafe { f(buf.as_mut_ptr() as *mut c_char, &mut len) };
+    buf.truncate(len.clamp(0, 8192) as usize);
+    String::from_utf8_lossy(&buf).trim_end_matches('\0').to_string()
+}

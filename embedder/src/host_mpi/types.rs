@@ -1,0 +1,180 @@
+//! The host's C types as the embedder passes them, whatever the library.
+//!
+//! A host handle is pointer-sized: Open MPI's and the standard ABI's are
+//! pointers, MPICH's are `int`s held zero-extended. A single handle passes by
+//! value or through a pointer to a zeroed slot (a 4-byte write fills its low
+//! half); arrays of handles must have the library's element width, so they
+//! go through `HandleVec`. Statuses likewise: one fits in `MPI_Status`, an
+//! array needs the library's stride (`StatusVec`).
+#![allow(non_camel_case_types)]
+use std::ffi::{c_int, c_void};
+
+pub type Handle = usize;
+pub type MPI_Comm = Handle;
+pub type MPI_Datatype = Handle;
+pub type MPI_Op = Handle;
+pub type MPI_Errhandler = Handle;
+pub type MPI_Request = Handle;
+pub type MPI_Message = Handle;
+pub type MPI_Group = Handle;
+pub type MPI_Info = Handle;
+pub type MPI_Win = Handle;
+pub type MPI_File = Handle;
+pub type MPI_Session = Handle;
+pub type MPI_Aint = isize;
+pub type MPI_Count = i64;
+pub type MPI_Offset = i64;
+pub type MPI_Fint = c_int;
+/// A C function pointer handed to the host (reduction, attribute copy, ...).
+pub type Callback = *const c_void;
+
+/// Room for one host status of any supported library (Open MPI: 24 bytes,
+/// MPICH: 20, the standard ABI: 32); the fields are at the library's offsets
+/// (`StatusLayout`).
+#[repr(C, align(8))]
+#[derive(Clone, Copy)]
+pub struct MPI_Status {
+    pub bytes: [u8; MAX_STATUS],
+}
+pub const MAX_STATUS: usize = 32;
+
+impl MPI_Status {
+    pub fn zeroed() -> Self {
+        Self { bytes: [0; MAX_STATUS] }
+    }
+}
+
+/// An array of host handles in the library's own element width.
+pub enum HandleVec {
+    Wide(Vec<usize>),
+    Narrow(Vec<u32>),
+}
+
+impl HandleVec {
+    pub fn new() -> Self {
+        let mut v = Self::default();
+        v.clear();
+        v
+    }
+
+    /// Empties the array (keeping its room) in the library's width.
+    pub fn clear(&mut self) {
+        match (super::library::handle_width(), &mut *self) {
+            (4, HandleVec::Narrow(v)) => v.clear(),
+            (4, _) => *self = HandleVec::Narrow(Vec::new()),
+            (_, HandleVec::Wide(v)) => v.clear(),
+            (_, _) => *self = HandleVec::Wide(Vec::new()),
+        }
+    }
+
+    pub fn from_iter(handles: impl IntoIterator<Item = Handle>) -> Self {
+        let mut v = Self::new();
+        for h in handles {
+            v.push(h);
+        }
+        v
+    }
+
+    /// `n` copies of `h` (room for the host to write into).
+    pub fn filled(h: Handle, n: usize) -> Self {
+        Self::from_iter(std::iter::repeat(h).take(n))
+    }
+
+    pub fn push(&mut self, h: Handle) {
+        match self {
+            HandleVec::Wide(v) => v.push(h),
+            HandleVec::Narrow(v) => v.push(h as u32),
+        }
+    }
+
+    pub fn get(&self, i: usize) -> Handle {
+        match self {
+            HandleVec::Wide(v) => v[i],
+            HandleVec::Narrow(v) => v[i] as usize,
+        }
+    }
+
+    pub fn set(&mut self, i: usize, h: Handle) {
+        match self {
+            HandleVec::Wide(v) => v[i] = h,
+            HandleVec::Narrow(v) => v[i] = h as u32,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            HandleVec::Wide(v) => v.len(),
+            HandleVec::Narrow(v) => v.len(),
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        match self {
+            HandleVec::Wide(v) => v.capacity(),
+            HandleVec::Narrow(v) => v.capacity(),
+        }
+    }
+
+    /// For the host's `MPI_X array[]` parameters (read or written).
+    pub fn as_mut_ptr(&mut self) -> *mut Handle {
+        match self {
+            HandleVec::Wide(v) => v.as_mut_ptr(),
+            HandleVec::Narrow(v) => v.as_mut_ptr() as *mut Handle,
+        }
+    }
+
+    pub fn as_ptr(&self) -> *const Handle {
+        match self {
+            HandleVec::Wide(v) => v.as_ptr(),
+            HandleVec::Narrow(v) => v.as_ptr() as *const Handle,
+        }
+    }
+}
+
+impl Default for HandleVec {
+    /// Empty, without loading the library (`clear` picks the width).
+    fn default() -> Self {
+        HandleVec::Wide(Vec::new())
+    }
+}
+
+/// Reads one host handle the library wrote at `p` (a callback's `MPI_X *`).
+///
+/// # Safety
+/// `p` points at a handle of the library's width.
+pub unsafe fn read_handle(p: *const c_void) -> Handle {
+    if super::library::handle_width() == 4 { *(p as *const u32) as usize } else { *(p as *const usize) }
+}
+
+/// An array of host statuses with the library's stride.
+#[derive(Default)]
+pub struct StatusVec {
+    words: Vec<u64>,
+    stride: usize,
+}
+
+impl StatusVec {
+    pub fn new(n: usize) -> Self {
+        let mut v = Self::default();
+        v.reset(n);
+        v
+    }
+
+    /// Room for `n` zeroed statuses (keeping the allocation).
+    pub fn reset(&mut self, n: usize) {
+        self.stride = super::constants().status.size;
+        self.words.clear();
+        self.words.resize((n * self.stride).div_ceil(8), 0);
+    }
+
+    pub fn as_mut_ptr(&mut self) -> *mut MPI_Status {
+        self.words.as_mut_ptr() as *mut MPI_Status
+    }
+
+    pub fn get(&self, i: usize) -> MPI_Status {
+        let mut s = MPI_Status::zeroed();
+        let bytes = unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.words.len() * 8) };
+        s.bytes[..self.stride].copy_from_slice(&bytes[i * self.stride..(i + 1) * self.stride]);
+        s
+    }
+}
