@@ -16,6 +16,12 @@ use crate::{
 
 
 pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
+    // Load the MPI library before the engine exists: libraries that install
+    // signal handlers when loaded (MPICH's UCX) must do so before Wasmer's,
+    // whose handler turns a guest's fault into a trap and passes the rest on
+    // (as when the library was linked). A library that cannot serve ends
+    // every rank here, before any compile.
+    crate::host_mpi::library::loaded();
     let path = args.module();
     let loaded = engine::load(common, &path)?;
 
