@@ -56,7 +56,7 @@ test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich)
 # Every family (native vs wasm) and the sandbox tests under MPICH's mpirun,
 # with the embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_families.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
 
 # docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass
