@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# EMBEDDER_BIN: an embedder built against another MPI (with EMBEDDER_TEST_MPI)
+# EMBEDDER_BIN: another embedder binary; EMBEDDER_TEST_MPI: whose launcher runs it
 EMBEDDER = Path(os.environ.get("EMBEDDER_BIN") or ROOT / "target" / "release" / "embedder").resolve()
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 PROGRAMS = Path(__file__).resolve().parent / "programs"

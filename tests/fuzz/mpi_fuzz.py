@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-# EMBEDDER_BIN/EMBEDDER_TEST_MPI: an embedder built against another MPI, as for the e2e tests
+# EMBEDDER_BIN: another embedder binary; EMBEDDER_TEST_MPI: the launcher (as for the e2e tests)
 EMBEDDER = Path(os.environ.get("EMBEDDER_BIN", ROOT / "target" / "release" / "embedder")).resolve()
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 LOW_ZONE = 4 << 20
