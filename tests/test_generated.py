@@ -14,7 +14,7 @@ def test_bridge_functions_are_up_to_date():
 
 def test_generated_check_notices_a_hand_edit(tmp_path):
     """On a copy of the generator, its inputs and its output: the clone is never edited."""
-    for part in ("embedder/gen/gen_bridge.py", "mpi-header/mpi.h", "embedder/src/mpi/generated"):
+    for part in ("embedder/gen/gen_bridge.py", "embedder/gen/functions.py", "mpi-header/mpi.h", "embedder/src/mpi/generated"):
         src, dst = ROOT / part, tmp_path / part
         dst.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dst)
@@ -25,3 +25,31 @@ def test_generated_check_notices_a_hand_edit(tmp_path):
         f.write("// edited\n")
     r = subprocess.run([sys.executable, gen, "--check"], capture_output=True, text=True)
     assert r.returncode != 0 and "p2p.rs" in r.stderr
+
+
+def test_host_function_table_is_up_to_date():
+    r = subprocess.run([sys.executable, ROOT / "embedder/gen/gen_host_fns.py", "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + r.stdout
+
+
+def test_host_abi_tables_match_the_installed_mpi_headers():
+    """embedder/host-abi/*.tsv were read out of the Open MPI and MPICH headers installed here."""
+    r = subprocess.run([sys.executable, ROOT / "embedder/gen/gen_host_abi.py", "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr + r.stdout
+
+
+def test_a_function_both_generated_and_hand_written_is_refused(tmp_path):
+    sys.path.insert(0, str(ROOT / "embedder/gen"))
+    try:
+        import functions
+        functions.HAND_WRITTEN["p2p_extra"] = {"MPI_Send": "send"}
+        try:
+            functions.check()
+            raise AssertionError("check() accepted MPI_Send twice")
+        except SystemExit as e:
+            assert "MPI_Send (generated in p2p, hand-written in p2p_extra)" in str(e)
+        finally:
+            del functions.HAND_WRITTEN["p2p_extra"]
+        functions.check()
+    finally:
+        sys.path.remove(str(ROOT / "embedder/gen"))

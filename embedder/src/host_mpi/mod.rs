@@ -116,6 +116,12 @@ pub fn describe() -> Result<String, String> {
     ))
 }
 
+/// The names of the functions the host library provides (for the
+/// inventory), or why no library could be loaded.
+pub fn host_functions() -> Result<std::collections::HashSet<&'static str>, String> {
+    Ok(library::try_loaded()?.functions.provided().into_iter().collect())
+}
+
 /// `MPI_Get_library_version` (callable before MPI_Init).
 pub fn library_version() -> String {
     library::loaded().version.clone()

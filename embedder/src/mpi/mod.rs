@@ -1,8 +1,8 @@
 //! The MPI bridge: guest `env.MPI_*` imports implemented on the host MPI.
 //!
 //! Each family lives in its own file and every function is listed once, in
-//! `functions!` below, which derives registration and the inventory that
-//! `embedder inspect --provided` prints. Imports the module has but the
+//! `embedder/gen/functions.py`, from which `generated/mod.rs` derives
+//! registration and the inventory that `embedder inspect --provided` prints. Imports the module has but the
 //! embedder does not implement still link (so the module instantiates) and
 //! end the job with a clear message if called.
 
@@ -63,154 +63,18 @@ impl MpiEnv {
 /// A constructor of the host function for one MPI import.
 pub type Maker = fn(&mut Store, &FunctionEnv<MpiEnv>) -> Function;
 
-macro_rules! functions {
-    ($($name:literal => $f:path),* $(,)?) => {
-        /// The functions written by hand (semantics beyond their parameters).
-        const HAND_WRITTEN: &[(&str, Maker)] = &[
-            $(($name, |s, e| Function::new_typed_with_env(s, e, $f)),)*
-        ];
-    };
-}
-
-functions! {
-    "MPI_Init" => environment::init,
-    "MPI_Init_thread" => environment::init_thread,
-    "MPI_Finalize" => environment::finalize,
-    "MPI_Initialized" => environment::initialized,
-    "MPI_Finalized" => environment::finalized,
-    "MPI_Abort" => environment::abort,
-    "MPI_Wtime" => environment::wtime,
-    "MPI_Get_processor_name" => environment::get_processor_name,
-    "MPI_Get_version" => environment::get_version,
-    "MPI_Get_library_version" => environment::get_library_version,
-    "MPI_Wtick" => environment::wtick,
-    "MPI_Pcontrol" => environment::pcontrol,
-    "MPI_Query_thread" => environment::query_thread,
-    "MPI_Is_thread_main" => environment::is_thread_main,
-    "MPI_Buffer_attach" => environment::buffer_attach,
-    "MPI_Buffer_detach" => environment::buffer_detach,
-    "MPI_Comm_rank" => comm::rank,
-    "MPI_Comm_free" => comm::free,
-    "MPI_Comm_idup" => comm::idup,
-    "MPI_Comm_set_name" => comm::set_name,
-    "MPI_Comm_get_name" => comm::get_name,
-    "MPI_Group_free" => group::free,
-    "MPI_Info_create" => info::create,
-    "MPI_Info_dup" => info::dup,
-    "MPI_Info_free" => info::free,
-    "MPI_Info_set" => info::set,
-    "MPI_Info_get" => info::get,
-    "MPI_Info_delete" => info::delete,
-    "MPI_Info_get_valuelen" => info::get_valuelen,
-    "MPI_Info_get_nkeys" => info::get_nkeys,
-    "MPI_Info_get_nthkey" => info::get_nthkey,
-    "MPI_Alltoallw" => coll::alltoallw,
-    "MPI_Ialltoallw" => coll::ialltoallw,
-    "MPI_Alloc_mem" => environment::alloc_mem,
-    "MPI_Free_mem" => environment::free_mem,
-    "MPI_Group_translate_ranks" => group::translate_ranks,
-    "MPI_Wait" => request::wait,
-    "MPI_Test" => request::test,
-    "MPI_Waitall" => request::waitall,
-    "MPI_Testall" => request::testall,
-    "MPI_Waitany" => request::waitany,
-    "MPI_Testany" => request::testany,
-    "MPI_Waitsome" => request::waitsome,
-    "MPI_Testsome" => request::testsome,
-    "MPI_Request_free" => request::request_free,
-    "MPI_Request_get_status" => request::request_get_status,
-    "MPI_Start" => request::start,
-    "MPI_Startall" => request::startall,
-    "MPI_Cancel" => request::cancel,
-    // error handling
-    "MPI_Comm_create_errhandler" => errhandler::comm_create_errhandler,
-    "MPI_Comm_set_errhandler" => errhandler::comm_set_errhandler,
-    "MPI_Comm_get_errhandler" => errhandler::comm_get_errhandler,
-    "MPI_Errhandler_free" => errhandler::errhandler_free,
-    "MPI_Comm_call_errhandler" => errhandler::comm_call_errhandler,
-    "MPI_Add_error_class" => errhandler::add_error_class,
-    "MPI_Add_error_code" => errhandler::add_error_code,
-    "MPI_Add_error_string" => errhandler::add_error_string,
-    "MPI_Error_class" => errhandler::error_class,
-    "MPI_Error_string" => errhandler::error_string,
-    "MPI_Comm_dup" => comm::dup,
-    "MPI_Comm_dup_with_info" => comm::dup_with_info,
-    // derived datatypes
-    "MPI_Type_contiguous" => datatype::type_contiguous,
-    "MPI_Type_vector" => datatype::type_vector,
-    "MPI_Type_create_hvector" => datatype::type_create_hvector,
-    "MPI_Type_indexed" => datatype::type_indexed,
-    "MPI_Type_create_hindexed" => datatype::type_create_hindexed,
-    "MPI_Type_create_indexed_block" => datatype::type_create_indexed_block,
-    "MPI_Type_create_hindexed_block" => datatype::type_create_hindexed_block,
-    "MPI_Type_create_struct" => datatype::type_create_struct,
-    "MPI_Type_create_subarray" => datatype::type_create_subarray,
-    "MPI_Type_create_darray" => datatype::type_create_darray,
-    "MPI_Type_create_resized" => datatype::type_create_resized,
-    "MPI_Type_create_f90_real" => datatype::type_create_f90_real,
-    "MPI_Type_create_f90_complex" => datatype::type_create_f90_complex,
-    "MPI_Type_create_f90_integer" => datatype::type_create_f90_integer,
-    "MPI_Type_dup" => datatype::type_dup,
-    "MPI_Type_commit" => datatype::type_commit,
-    "MPI_Type_free" => datatype::type_free,
-    "MPI_Type_size" => datatype::type_size,
-    "MPI_Type_size_x" => datatype::type_size_x,
-    "MPI_Type_get_extent" => datatype::type_get_extent,
-    "MPI_Type_get_extent_x" => datatype::type_get_extent_x,
-    "MPI_Type_get_true_extent" => datatype::type_get_true_extent,
-    "MPI_Type_get_true_extent_x" => datatype::type_get_true_extent_x,
-    "MPI_Type_extent" => datatype::type_extent,
-    "MPI_Type_lb" => datatype::type_lb,
-    "MPI_Type_ub" => datatype::type_ub,
-    "MPI_Type_get_envelope" => datatype::type_get_envelope,
-    "MPI_Type_get_contents" => datatype::type_get_contents,
-    "MPI_Type_set_name" => datatype::type_set_name,
-    "MPI_Type_get_name" => datatype::type_get_name,
-    "MPI_Type_match_size" => datatype::type_match_size,
-    "MPI_Get_address" => datatype::get_address,
-    "MPI_Aint_add" => datatype::aint_add,
-    "MPI_Aint_diff" => datatype::aint_diff,
-    "MPI_Pack" => datatype::pack,
-    "MPI_Unpack" => datatype::unpack,
-    "MPI_Pack_size" => datatype::pack_size,
-    "MPI_Pack_external" => datatype::pack_external,
-    "MPI_Unpack_external" => datatype::unpack_external,
-    "MPI_Pack_external_size" => datatype::pack_external_size,
-    // reduction operations
-    "MPI_Op_create" => op::op_create,
-    "MPI_Op_free" => op::op_free,
-    "MPI_Op_commutative" => op::op_commutative,
-    // attributes
-    "MPI_Comm_create_keyval" => attr::comm_create_keyval,
-    "MPI_Comm_free_keyval" => attr::comm_free_keyval,
-    "MPI_Comm_set_attr" => attr::comm_set_attr,
-    "MPI_Comm_get_attr" => attr::comm_get_attr,
-    "MPI_Comm_delete_attr" => attr::comm_delete_attr,
-    "MPI_Type_create_keyval" => attr::type_create_keyval,
-    "MPI_Type_free_keyval" => attr::type_free_keyval,
-    "MPI_Type_set_attr" => attr::type_set_attr,
-    "MPI_Type_get_attr" => attr::type_get_attr,
-    "MPI_Type_delete_attr" => attr::type_delete_attr,
-    "MPI_Win_create_keyval" => attr::win_create_keyval,
-    "MPI_Win_free_keyval" => attr::win_free_keyval,
-    "MPI_Keyval_create" => attr::keyval_create,
-    "MPI_Keyval_free" => attr::keyval_free,
-    "MPI_Attr_put" => attr::attr_put,
-    "MPI_Attr_get" => attr::attr_get,
-    "MPI_Attr_delete" => attr::attr_delete,
-    "MPI_Neighbor_alltoallw" => topo::neighbor_alltoallw,
-    "MPI_Ineighbor_alltoallw" => topo::ineighbor_alltoallw,
-}
-
 fn all() -> impl Iterator<Item = &'static (&'static str, Maker)> {
-    HAND_WRITTEN.iter().chain(generated::FUNCTIONS)
+    generated::HAND_WRITTEN.iter().chain(generated::FUNCTIONS)
 }
 
 /// Every MPI function the embedder implements, sorted.
 pub fn provided() -> Vec<&'static str> {
-    let mut names: Vec<_> = all().map(|(n, _)| *n).collect();
-    names.sort_unstable();
-    names
+    generated::INVENTORY.iter().map(|(n, _, _)| *n).collect()
+}
+
+/// (name, family, generated) of every implemented function, sorted.
+pub fn inventory() -> &'static [(&'static str, &'static str, bool)] {
+    generated::INVENTORY
 }
 
 /// Defines every implemented function in `imports` under `env`, also under
@@ -231,4 +95,32 @@ pub fn is_mpi_import(module: &str, name: &str) -> bool {
 pub fn unsupported_stub(store: &mut Store, name: &str, ty: &FunctionType) -> Function {
     let name = name.to_string();
     Function::new(store, ty, move |_args| Err(RuntimeError::user(Box::new(Fatal::Unsupported(name.clone())))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each hand-written function has the wasm signature the guest mpi.h
+    /// gives it (a mismatch would only show when a module is linked).
+    #[test]
+    fn hand_written_functions_have_the_headers_signatures() {
+        let mut store = Store::default();
+        let env = FunctionEnv::new(&mut store, MpiEnv::new());
+        for (name, make) in generated::HAND_WRITTEN {
+            let ty = make(&mut store, &env).ty(&store);
+            let (_, params, results) = generated::SIGNATURES.iter().find(|(n, _, _)| n == name).unwrap();
+            assert_eq!((ty.params(), ty.results()), (*params, *results), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_inventory_lists_every_registered_function_once() {
+        let mut names: Vec<_> = all().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "a function is registered twice");
+        assert_eq!(names, provided());
+    }
 }

@@ -1,0 +1,200 @@
+"""Every MPI function the embedder provides, listed once: its family and
+whether the generator derives it from its parameters (`gen_bridge.py`) or it
+is written by hand (then: the Rust function in that family's module).
+
+From this table come the registration of every import, the inventory
+(`embedder inspect --provided`), and the wasm signature each hand-written
+function must have (checked by a unit test against the guest mpi.h). The host
+function table (`gen_host_fns.py`) covers every function of the header.
+"""
+
+# generated: family -> functions (without the MPI_ prefix)
+P2P = """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv Sendrecv_replace
+Probe Iprobe Mprobe Improbe Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init Recv_init
+Test_cancelled Get_count Get_elements Get_elements_x Status_set_elements
+Status_set_elements_x Status_set_cancelled""".split()
+COLL = """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv
+Reduce Allreduce Reduce_local Reduce_scatter Reduce_scatter_block Scan Exscan""".split()
+COLL += ["I" + c.lower() if c == "Barrier" else "I" + c.lower() for c in COLL if c != "Reduce_local"]
+COMM = """Comm_size Comm_group Comm_dup Comm_dup_with_info Comm_create
+Comm_create_group Comm_split Comm_split_type Comm_compare Comm_test_inter Comm_remote_size
+Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""".split()
+GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
+Group_intersection Group_difference Group_compare""".split()
+# Neighbourhood collectives (Neighbor_alltoallw, with its MPI_Aint and
+# datatype arrays, is written by hand in topo.rs).
+NEIGHBOR = "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()
+NEIGHBOR += ["I" + c.lower() for c in NEIGHBOR]
+TOPO = """Dims_create Cart_create Cart_get Cart_rank Cart_coords Cart_shift Cart_sub Cart_map
+Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_map Graphdims_get
+Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
+Topo_test""".split() + NEIGHBOR
+
+GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
+# generated, but registered through a hand-written wrapper of the same name
+WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
+
+# written by hand: module -> {function: Rust function in that module}
+HAND_WRITTEN = {
+    "environment": {
+        "MPI_Init": "init",
+        "MPI_Init_thread": "init_thread",
+        "MPI_Finalize": "finalize",
+        "MPI_Initialized": "initialized",
+        "MPI_Finalized": "finalized",
+        "MPI_Abort": "abort",
+        "MPI_Wtime": "wtime",
+        "MPI_Get_processor_name": "get_processor_name",
+        "MPI_Get_version": "get_version",
+        "MPI_Get_library_version": "get_library_version",
+        "MPI_Wtick": "wtick",
+        "MPI_Pcontrol": "pcontrol",
+        "MPI_Query_thread": "query_thread",
+        "MPI_Is_thread_main": "is_thread_main",
+        "MPI_Buffer_attach": "buffer_attach",
+        "MPI_Buffer_detach": "buffer_detach",
+        "MPI_Alloc_mem": "alloc_mem",
+        "MPI_Free_mem": "free_mem",
+    },
+    "comm": {
+        "MPI_Comm_rank": "rank",
+        "MPI_Comm_free": "free",
+        "MPI_Comm_idup": "idup",
+        "MPI_Comm_set_name": "set_name",
+        "MPI_Comm_get_name": "get_name",
+        "MPI_Comm_dup": "dup",
+        "MPI_Comm_dup_with_info": "dup_with_info",
+    },
+    "group": {
+        "MPI_Group_free": "free",
+        "MPI_Group_translate_ranks": "translate_ranks",
+    },
+    "info": {
+        "MPI_Info_create": "create",
+        "MPI_Info_dup": "dup",
+        "MPI_Info_free": "free",
+        "MPI_Info_set": "set",
+        "MPI_Info_get": "get",
+        "MPI_Info_delete": "delete",
+        "MPI_Info_get_valuelen": "get_valuelen",
+        "MPI_Info_get_nkeys": "get_nkeys",
+        "MPI_Info_get_nthkey": "get_nthkey",
+    },
+    "coll": {
+        "MPI_Alltoallw": "alltoallw",
+        "MPI_Ialltoallw": "ialltoallw",
+    },
+    "request": {
+        "MPI_Wait": "wait",
+        "MPI_Test": "test",
+        "MPI_Waitall": "waitall",
+        "MPI_Testall": "testall",
+        "MPI_Waitany": "waitany",
+        "MPI_Testany": "testany",
+        "MPI_Waitsome": "waitsome",
+        "MPI_Testsome": "testsome",
+        "MPI_Request_free": "request_free",
+        "MPI_Request_get_status": "request_get_status",
+        "MPI_Start": "start",
+        "MPI_Startall": "startall",
+        "MPI_Cancel": "cancel",
+    },
+    "errhandler": {
+        "MPI_Comm_create_errhandler": "comm_create_errhandler",
+        "MPI_Comm_set_errhandler": "comm_set_errhandler",
+        "MPI_Comm_get_errhandler": "comm_get_errhandler",
+        "MPI_Errhandler_free": "errhandler_free",
+        "MPI_Comm_call_errhandler": "comm_call_errhandler",
+        "MPI_Add_error_class": "add_error_class",
+        "MPI_Add_error_code": "add_error_code",
+        "MPI_Add_error_string": "add_error_string",
+        "MPI_Error_class": "error_class",
+        "MPI_Error_string": "error_string",
+    },
+    "datatype": {
+        "MPI_Type_contiguous": "type_contiguous",
+        "MPI_Type_vector": "type_vector",
+        "MPI_Type_create_hvector": "type_create_hvector",
+        "MPI_Type_indexed": "type_indexed",
+        "MPI_Type_create_hindexed": "type_create_hindexed",
+        "MPI_Type_create_indexed_block": "type_create_indexed_block",
+        "MPI_Type_create_hindexed_block": "type_create_hindexed_block",
+        "MPI_Type_create_struct": "type_create_struct",
+        "MPI_Type_create_subarray": "type_create_subarray",
+        "MPI_Type_create_darray": "type_create_darray",
+        "MPI_Type_create_resized": "type_create_resized",
+        "MPI_Type_create_f90_real": "type_create_f90_real",
+        "MPI_Type_create_f90_complex": "type_create_f90_complex",
+        "MPI_Type_create_f90_integer": "type_create_f90_integer",
+        "MPI_Type_dup": "type_dup",
+        "MPI_Type_commit": "type_commit",
+        "MPI_Type_free": "type_free",
+        "MPI_Type_size": "type_size",
+        "MPI_Type_size_x": "type_size_x",
+        "MPI_Type_get_extent": "type_get_extent",
+        "MPI_Type_get_extent_x": "type_get_extent_x",
+        "MPI_Type_get_true_extent": "type_get_true_extent",
+        "MPI_Type_get_true_extent_x": "type_get_true_extent_x",
+        "MPI_Type_extent": "type_extent",
+        "MPI_Type_lb": "type_lb",
+        "MPI_Type_ub": "type_ub",
+        "MPI_Type_get_envelope": "type_get_envelope",
+        "MPI_Type_get_contents": "type_get_contents",
+        "MPI_Type_set_name": "type_set_name",
+        "MPI_Type_get_name": "type_get_name",
+        "MPI_Type_match_size": "type_match_size",
+        "MPI_Get_address": "get_address",
+        "MPI_Aint_add": "aint_add",
+        "MPI_Aint_diff": "aint_diff",
+        "MPI_Pack": "pack",
+        "MPI_Unpack": "unpack",
+        "MPI_Pack_size": "pack_size",
+        "MPI_Pack_external": "pack_external",
+        "MPI_Unpack_external": "unpack_external",
+        "MPI_Pack_external_size": "pack_external_size",
+    },
+    "op": {
+        "MPI_Op_create": "op_create",
+        "MPI_Op_free": "op_free",
+        "MPI_Op_commutative": "op_commutative",
+    },
+    "attr": {
+        "MPI_Comm_create_keyval": "comm_create_keyval",
+        "MPI_Comm_free_keyval": "comm_free_keyval",
+        "MPI_Comm_set_attr": "comm_set_attr",
+        "MPI_Comm_get_attr": "comm_get_attr",
+        "MPI_Comm_delete_attr": "comm_delete_attr",
+        "MPI_Type_create_keyval": "type_create_keyval",
+        "MPI_Type_free_keyval": "type_free_keyval",
+        "MPI_Type_set_attr": "type_set_attr",
+        "MPI_Type_get_attr": "type_get_attr",
+        "MPI_Type_delete_attr": "type_delete_attr",
+        "MPI_Win_create_keyval": "win_create_keyval",
+        "MPI_Win_free_keyval": "win_free_keyval",
+        "MPI_Keyval_create": "keyval_create",
+        "MPI_Keyval_free": "keyval_free",
+        "MPI_Attr_put": "attr_put",
+        "MPI_Attr_get": "attr_get",
+        "MPI_Attr_delete": "attr_delete",
+    },
+    "topo": {
+        "MPI_Neighbor_alltoallw": "neighbor_alltoallw",
+        "MPI_Ineighbor_alltoallw": "ineighbor_alltoallw",
+    },
+}
+
+
+
+def check():
+    """A name both generated and hand-written (or hand-written twice) is an error."""
+    seen = {}
+    for family, shorts in GENERATED.items():
+        for s in shorts:
+            if "MPI_" + s not in WRAPPED:
+                seen.setdefault("MPI_" + s, []).append(f"generated in {family}")
+    for module, fns in HAND_WRITTEN.items():
+        for name in fns:
+            seen.setdefault(name, []).append(f"hand-written in {module}")
+    twice = {n: w for n, w in seen.items() if len(w) > 1}
+    if twice:
+        raise SystemExit("functions listed more than once: " + "; ".join(f"{n} ({', '.join(w)})" for n, w in sorted(twice.items())))
