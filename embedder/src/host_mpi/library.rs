@@ -211,6 +211,8 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
         let p = get(&global);
         if p.is_null() { get(&lib) } else { p }
     });
+    // the same pointers whichever thread's Loaded wins the OnceLock
+    functions.publish();
     Ok(Loaded { path, family, version, reason, functions, lib })
 }
 

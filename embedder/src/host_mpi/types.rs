@@ -7,7 +7,7 @@
 //! go through `HandleVec`. Statuses likewise: one fits in `MPI_Status`, an
 //! array needs the library's stride (`StatusVec`).
 #![allow(non_camel_case_types)]
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
 
 pub type Handle = usize;
 pub type MPI_Comm = Handle;
@@ -24,7 +24,6 @@ pub type MPI_Session = Handle;
 pub type MPI_Aint = isize;
 pub type MPI_Count = i64;
 pub type MPI_Offset = i64;
-pub type MPI_Fint = c_int;
 /// A C function pointer handed to the host (reduction, attribute copy, ...).
 pub type Callback = *const c_void;
 
@@ -75,11 +74,6 @@ impl HandleVec {
         v
     }
 
-    /// `n` copies of `h` (room for the host to write into).
-    pub fn filled(h: Handle, n: usize) -> Self {
-        Self::from_iter(std::iter::repeat(h).take(n))
-    }
-
     pub fn push(&mut self, h: Handle) {
         match self {
             HandleVec::Wide(v) => v.push(h),
@@ -94,20 +88,7 @@ impl HandleVec {
         }
     }
 
-    pub fn set(&mut self, i: usize, h: Handle) {
-        match self {
-            HandleVec::Wide(v) => v[i] = h,
-            HandleVec::Narrow(v) => v[i] = h as u32,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        match self {
-            HandleVec::Wide(v) => v.len(),
-            HandleVec::Narrow(v) => v.len(),
-        }
-    }
-
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         match self {
             HandleVec::Wide(v) => v.capacity(),
@@ -154,12 +135,6 @@ pub struct StatusVec {
 }
 
 impl StatusVec {
-    pub fn new(n: usize) -> Self {
-        let mut v = Self::default();
-        v.reset(n);
-        v
-    }
-
     /// Room for `n` zeroed statuses (keeping the allocation).
     pub fn reset(&mut self, n: usize) {
         self.stride = super::constants().status.size;
