@@ -89,6 +89,14 @@ impl HandleVec {
     }
 
     #[cfg(test)]
+    pub fn len(&self) -> usize {
+        match self {
+            HandleVec::Wide(v) => v.len(),
+            HandleVec::Narrow(v) => v.len(),
+        }
+    }
+
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         match self {
             HandleVec::Wide(v) => v.capacity(),
