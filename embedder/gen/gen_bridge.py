@@ -460,7 +460,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{context::call, errors::Fatal, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::call, errors::Fatal, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             if name.lower() not in spec or name not in protos:

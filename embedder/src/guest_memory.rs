@@ -49,9 +49,11 @@ impl<'a> GuestMemory<'a> {
         Self { base, size: Cell::new(known_size), current: Some(current) }
     }
 
+    /// A view at a fixed size, for the host's own work between guest calls
+    /// (callbacks): it does not notice later growth.
+    ///
     /// # Safety
     /// `base` must be valid for reads and writes of `size` bytes.
-    #[cfg(test)]
     pub unsafe fn from_raw(base: *mut u8, size: u64) -> Self {
         Self { base, size: Cell::new(size), current: None }
     }
@@ -94,7 +96,16 @@ impl<'a> GuestMemory<'a> {
         self.base.wrapping_add((ptr as u64).min(self.size.get()) as usize)
     }
 
-    #[allow(dead_code)] // the bridge families that read guest ints (arrays, counts)
+    /// The guest address of host pointer `p` when the bytes `[p + lo, p + hi)`
+    /// (an operand the host MPI hands over) all lie inside the memory, so
+    /// the guest can use `p` as it is; `None` when they do not.
+    pub fn guest_address(&self, p: *const u8, lo: i64, hi: i64) -> Option<u32> {
+        let start = p as i128 - self.base as i128;
+        let size = self.size.get() as i128;
+        let inside = lo < hi && start + lo as i128 >= 0 && start + hi as i128 <= size;
+        inside.then(|| u32::try_from(start).ok()).flatten()
+    }
+
     pub fn read_i32(&self, ptr: u32) -> Result<i32, OutOfBounds> {
         let p = self.range(ptr, 4)?;
         Ok(unsafe { (p as *const i32).read_unaligned() })
@@ -195,5 +206,22 @@ mod tests {
         assert!(m.write_i32((SIZE - 3) as u32, 1).is_err());
         assert!(m.write_bytes((SIZE - 2) as u32, b"abc").is_err());
         assert_eq!(m.unchecked_empty(u32::MAX), buf.as_mut_ptr().wrapping_add(SIZE));
+    }
+
+    #[test]
+    fn host_pointers_map_back_only_when_the_whole_operand_is_inside() {
+        let mut buf = vec![0u8; SIZE];
+        let m = mem(&mut buf);
+        let base = buf.as_ptr();
+        assert_eq!(m.guest_address(base.wrapping_add(16), 0, 8), Some(16));
+        assert_eq!(m.guest_address(base.wrapping_add(16), -16, 8), Some(16));
+        assert_eq!(m.guest_address(base.wrapping_add(16), -17, 8), None, "starts below the memory");
+        assert_eq!(m.guest_address(base.wrapping_add(SIZE - 8), 0, 9), None, "ends past it");
+        // a pointer past the end whose operand lies below it (negative
+        // extent) is still a wasm32 address the guest can count back from
+        assert_eq!(m.guest_address(base.wrapping_add(SIZE + 64), -128, -64), Some(SIZE as u32 + 64));
+        assert_eq!(m.guest_address(base.wrapping_add(SIZE + 64), -128, -63), None, "reaches past the end");
+        assert_eq!(m.guest_address(base.wrapping_sub(64), 0, 8), None, "host memory before the base");
+        assert_eq!(m.guest_address(base, 0, 0), None, "empty operand");
     }
 }

@@ -12,7 +12,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks::{CallbackError, GuestFns},
-    context::{call, Ctx},
+    call::{call, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };

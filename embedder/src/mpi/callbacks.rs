@@ -5,7 +5,7 @@
 //! Error handlers and attribute callbacks are called by the bridge between
 //! host calls, with nothing borrowed. User reduction functions are called by
 //! the host MPI in the middle of a collective: the host call is made inside
-//! `context::call`, which publishes its store here (`Active`) so that the
+//! `call::call`, which publishes its store here (`Active`) so that the
 //! trampolines in `op.rs` can reach the guest; such a function may not call
 //! MPI again (only MPI_Abort), which `reentry_forbidden` enforces.
 use std::cell::Cell;
@@ -13,7 +13,7 @@ use std::cell::Cell;
 use wasmer::{AsStoreMut, Function, Memory, StoreMut, Table, Type, Value};
 
 use super::errors::{Fatal, MpiError};
-use crate::abi;
+use crate::{abi, guest_memory::GuestMemory};
 
 /// The guest exports callbacks need; shared read-only with the trampolines
 /// (which must not touch `MpiEnv` while the bridge holds it).
@@ -152,8 +152,10 @@ impl GuestFns {
         let out = malloc.call(store, &[Value::I32(len as i32)]).map_err(CallbackError::Trap)?;
         match out.first().and_then(Value::i32) {
             Some(addr) if addr != 0 => {
-                allocation_inside(addr as u32, len, self.memory_size(store)).map_err(CallbackError::Invalid)?;
-                Ok(addr as u32)
+                let addr = addr as u32;
+                let inside = self.view(store).range(addr, len as u64);
+                inside.map_err(|e| CallbackError::Invalid(format!("guest malloc({len}) returned {addr:#x}: {e}")))?;
+                Ok(addr)
             }
             _ => Err(CallbackError::Invalid(format!("guest malloc({len}) failed"))),
         }
@@ -185,27 +187,21 @@ impl GuestFns {
 
     /// The guest int at `addr`, if it lies inside the memory.
     pub fn read_i32(&self, store: &impl wasmer::AsStoreRef, addr: u32) -> Option<i32> {
-        let end = addr as u64 + 4;
-        // Safety: the range is inside the memory (checked).
-        (end <= self.memory_size(store)).then(|| unsafe { self.base.add(addr as usize).cast::<i32>().read_unaligned() })
+        self.view(store).read_i32(addr).ok()
+    }
+
+    /// The guest memory at its current size; take a new view after calling
+    /// the guest (it may have grown the memory).
+    pub fn view(&self, store: &impl wasmer::AsStoreRef) -> GuestMemory<'static> {
+        // Safety: `base` is the memory's fixed base (static memory style)
+        // and the memory has at least its current size until the store ends.
+        unsafe { GuestMemory::from_raw(self.base, self.memory_size(store)) }
     }
 
     /// The current size of the guest memory in bytes.
     pub fn memory_size(&self, store: &impl wasmer::AsStoreRef) -> u64 {
         self.memory.view(store).data_size()
     }
-}
-
-/// Checks an allocation the guest's malloc returned: `[addr, addr + len)`
-/// must lie inside a memory of `size` bytes (64-bit sum: no wrap-around).
-fn allocation_inside(addr: u32, len: u32, size: u64) -> Result<(), String> {
-    if addr as u64 + len as u64 > size {
-        return Err(format!(
-            "guest malloc({len}) returned {addr:#x}: the block would end at {:#x}, outside the guest memory of {size} bytes",
-            addr as u64 + len as u64
-        ));
-    }
-    Ok(())
 }
 
 thread_local! {
@@ -277,24 +273,6 @@ impl From<CallbackError> for MpiError {
             CallbackError::Invalid(d) => MpiError::new(abi::c::MPI_ERR_ARG, d),
             CallbackError::Trap(t) => MpiError::new(abi::c::MPI_ERR_OTHER, t.message()),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::allocation_inside;
-
-    #[test]
-    fn guest_allocations_must_lie_inside_the_memory() {
-        let size = 1 << 20;
-        assert!(allocation_inside(1024, 256, size).is_ok());
-        assert!(allocation_inside((size - 256) as u32, 256, size).is_ok()); // ends at the end
-        assert!(allocation_inside((size - 255) as u32, 256, size).is_err());
-        assert!(allocation_inside(size as u32, 1, size).is_err()); // past the end
-        // near 4 GiB: the 32-bit sum would wrap to a small address
-        assert!(allocation_inside(0xffff_fff0, 0x20, size).is_err());
-        assert!(allocation_inside(0xffff_fff0, 0x20, 1 << 32).is_err());
-        assert!(allocation_inside(16, u32::MAX, 1 << 32).is_err());
     }
 }
 
@@ -375,6 +353,34 @@ mod guest_fn_tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The guest's malloc is guest code: what it returns is checked before
+    /// the host writes there.
+    #[test]
+    fn guest_allocations_must_lie_inside_the_memory() {
+        let mut store = Store::new(wasmer::Singlepass::new());
+        // malloc(n) returns the address the test stored at 0 (one page)
+        let wat = r#"(module
+            (memory (export "memory") 1)
+            (func (export "malloc") (param i32) (result i32) (i32.load (i32.const 0))))"#;
+        let module = Module::new(&store, wat).unwrap();
+        let instance = Instance::new(&mut store, &module, &imports! {}).unwrap();
+        let memory = instance.exports.get_memory("memory").unwrap().clone();
+        let malloc = instance.exports.get_function("malloc").unwrap().clone();
+        let base = memory.view(&store).data_ptr();
+        let fns = GuestFns::new(None, Some(malloc), None, memory, base);
+        let returns = |store: &mut Store, addr: u32| {
+            fns.view(store).write_i32(0, addr as i32).unwrap();
+            fns.alloc(store, 256)
+        };
+        assert_eq!(returns(&mut store, 1024).unwrap(), 1024);
+        assert_eq!(returns(&mut store, 65536 - 256).unwrap(), 65536 - 256, "ends at the end");
+        for addr in [65536 - 255, 65536, 0xffff_ff80] {
+            // the last one wraps to a small address in 32-bit arithmetic
+            assert!(invalid(returns(&mut store, addr)).contains("outside the guest memory"), "{addr:#x}");
+        }
+        assert!(invalid(returns(&mut store, 0)).contains("failed"));
     }
 
     #[test]

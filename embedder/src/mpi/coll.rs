@@ -4,7 +4,7 @@
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::{call, Ctx},
+    call::{call, Ctx},
     errors::{Fatal, MpiResult},
     MpiEnv,
 };

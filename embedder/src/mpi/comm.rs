@@ -3,7 +3,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr,
-    context::{call, Closing, CommEntry, Ctx, PendingDup},
+    call::{call, Ctx}, state::{Closing, CommEntry, PendingDup},
     generated,
     errors::{Fatal, MpiError},
     MpiEnv,

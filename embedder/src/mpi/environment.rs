@@ -4,7 +4,7 @@ use std::io::Write;
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::call,
+    call::call,
     errors::{Fatal, MpiError},
     MpiEnv,
 };

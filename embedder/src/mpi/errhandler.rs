@@ -2,7 +2,7 @@
 //! error classes, codes and strings, including those the guest adds.
 //!
 //! The host communicators all use MPI_ERRORS_RETURN; the bridge applies the
-//! guest's handler (`context::call`), so a guest handler runs between host
+//! guest's handler (`call::call`), so a guest handler runs between host
 //! calls, never inside the host library; it may call MPI, and raise errors
 //! again, up to `callbacks::MAX_NESTING` levels deep (then the job ends).
 //! User error classes and codes live only in the bridge: the host never
@@ -13,7 +13,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks::GuestFns,
-    context::{call, Bridge, ErrorMode},
+    call::call, state::{Bridge, ErrorMode},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -110,15 +110,9 @@ impl Bridge {
 pub fn invoke(env: &mut FunctionEnvMut<MpiEnv>, fns: &GuestFns, function: &'static str, index: u32, comm: i32, code: i32) -> Result<(), Fatal> {
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);
     let args = fns.alloc(env, 8).map_err(fail)?;
-    let size = fns.memory_size(env);
-    if args as u64 + 8 > size {
-        return Err(Fatal::Mpi { function, class: abi::c::MPI_ERR_INTERN, detail: "guest malloc returned memory outside the guest".into() });
-    }
-    // Safety: [args, args + 8) is inside the guest memory (checked above).
-    unsafe {
-        fns.base.add(args as usize).cast::<i32>().write_unaligned(comm);
-        fns.base.add(args as usize + 4).cast::<i32>().write_unaligned(code);
-    }
+    let mem = fns.view(env);
+    let written = mem.write_i32(args, comm).and_then(|()| mem.write_i32(args + 4, code));
+    written.map_err(|e| Fatal::Mpi { function, class: abi::c::MPI_ERR_INTERN, detail: format!("error handler arguments: {e}") })?;
     fns.call(env, index, &[args as i32, args as i32 + 4, 0]).map_err(fail)?;
     fns.release(env, args).map_err(fail)
 }

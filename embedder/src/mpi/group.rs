@@ -1,7 +1,7 @@
 //! Groups (the rest is generated).
 use wasmer::FunctionEnvMut;
 
-use super::{context::call, errors::{Fatal, MpiError}, MpiEnv};
+use super::{call::call, errors::{Fatal, MpiError}, MpiEnv};
 use crate::{abi, host_mpi};
 
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, group: u32) -> Result<i32, Fatal> {
@@ -51,11 +51,11 @@ pub fn translate_ranks(mut env: FunctionEnvMut<MpiEnv>, group1: i32, n: i32, ran
     })
 }
 
-impl super::context::Ctx<'_> {
+impl super::call::Ctx<'_> {
     /// MPI_Comm_create(_group): `group` must be a subgroup of the
     /// communicator's (local) group. Open MPI does not check it and crashes
     /// (natively too) on a group with a process outside the communicator.
-    pub fn check_subgroup(&self, c: &super::context::CommEntry, group: host_mpi::Group) -> super::errors::MpiResult {
+    pub fn check_subgroup(&self, c: &super::state::CommEntry, group: host_mpi::Group) -> super::errors::MpiResult {
         let (mut size, mut local) = (0, host_mpi::null_group());
         self.host(unsafe { host_mpi::ffi::MPI_Group_size(group.0, &mut size) })?;
         self.host(unsafe { host_mpi::ffi::MPI_Comm_group(c.host.0, &mut local.0) })?;

@@ -3,7 +3,7 @@
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::{call, Ctx},
+    call::{call, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };

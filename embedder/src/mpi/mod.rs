@@ -7,10 +7,10 @@
 //! end the job with a clear message if called.
 
 mod attr;
+mod call;
 mod callbacks;
 mod coll;
 mod comm;
-mod context;
 mod datatype;
 mod environment;
 mod errhandler;
@@ -20,15 +20,17 @@ mod group;
 mod info;
 mod op;
 mod request;
+mod state;
 mod status;
 mod topo;
+mod translate;
 
 use std::rc::Rc;
 
 use wasmer::{Function, FunctionEnv, FunctionType, Imports, RuntimeError, Store};
 
 pub use callbacks::GuestFns;
-pub use context::Bridge;
+pub use state::Bridge;
 pub use errors::{Fatal, TRAP_EXIT};
 
 /// State behind every MPI host function of one instance.

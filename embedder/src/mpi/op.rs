@@ -14,7 +14,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks,
-    context::call,
+    call::call,
     datatype::DatatypeEntry,
     errors::{Fatal, MpiError, TRAP_EXIT},
     MpiEnv,
@@ -93,46 +93,43 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         let fits = |v: i128| isize::try_from(v).is_ok();
         let bytes = u32::try_from(hi - lo).ok().filter(|_| fits(lo) && fits(hi));
         let bytes = bytes.ok_or("user reduction function: the operands do not fit in guest memory")? as u64;
-        let size = fns.memory_size(store) as i128;
-        let base = fns.base as i128;
         // a host pointer the guest can use as it is: the whole hull inside
         // the memory, the pointer itself a guest address
-        let guest_addr = |p: *mut u8| {
-            let start = p as i128 - base;
-            if lo < hi && start + lo >= 0 && start + hi <= size { u32::try_from(start).ok() } else { None }
+        let (direct_in, direct_inout) = {
+            let mem = fns.view(store);
+            (mem.guest_address(inv, lo as i64, hi as i64), mem.guest_address(inout, lo as i64, hi as i64))
         };
-        let (direct_in, direct_inout) = (guest_addr(inv), guest_addr(inout));
         // scratch: len, datatype, then the operands that need copies (the
         // allocation is checked to lie inside the memory: callbacks::alloc)
         let rounded = (bytes + 15) & !15;
         let total = 16 + rounded * (direct_in.is_none() as u64 + direct_inout.is_none() as u64);
         let total = u32::try_from(total).map_err(|_| "user reduction function: the operands do not fit in guest memory")?;
-        let scratch = fns.scratch(store, total).map_err(|e| format!("user reduction function: {e}"))? as u64;
-        let host = |guest: u64| unsafe { fns.base.add(guest as usize) };
+        let scratch = fns.scratch(store, total).map_err(|e| format!("user reduction function: {e}"))?;
+        let mem = fns.view(store);
+        let inside = |at: u32, len: u64| mem.range(at, len).map_err(|e| format!("user reduction function: {e}"));
         let mut next = scratch + 16;
         // copies an operand into the scratch: (its bytes' guest address,
         // the pointer the guest function gets: wasm32 address arithmetic
         // wraps, so `pointer + lo` is the copy whatever lo's sign)
-        let mut place = |p: *mut u8| {
+        let mut place = |p: *mut u8| -> Result<(u32, u32), String> {
             let at = next;
-            next += rounded;
-            // Safety: [p + lo, p + hi) is the operand the host MPI handed
-            // over; [at, at + bytes) is inside the checked scratch.
-            unsafe { std::ptr::copy_nonoverlapping(p.offset(lo as isize), host(at), bytes as usize) };
-            (at, (at as i128 - lo) as u32)
+            next += rounded as u32;
+            // Safety: [p + lo, p + hi) is the operand the host MPI handed over.
+            unsafe { std::ptr::copy_nonoverlapping(p.offset(lo as isize), inside(at, bytes)?, bytes as usize) };
+            Ok((at, (at as i128 - lo) as u32))
         };
-        let g_in = direct_in.unwrap_or_else(|| place(inv).1);
+        let g_in = match direct_in {
+            Some(g) => g,
+            None => place(inv)?.1,
+        };
         let (g_inout, copied_inout) = match direct_inout {
             Some(g) => (g, None),
             None => {
-                let (at, g) = place(inout);
+                let (at, g) = place(inout)?;
                 (g, Some(at))
             }
         };
-        unsafe {
-            host(scratch).cast::<i32>().write_unaligned(len);
-            host(scratch + 4).cast::<i32>().write_unaligned(guest_dt);
-        }
+        mem.write_i32(scratch, len).and_then(|()| mem.write_i32(scratch + 4, guest_dt)).map_err(|e| e.to_string())?;
         let args = [g_in as i32, g_inout as i32, scratch as i32, scratch as i32 + 4];
         match fns.call(store, function, &args) {
             Err(callbacks::CallbackError::Trap(e)) => return Err(format!("guest trapped in a user reduction function: {}", e.message())),
@@ -140,8 +137,8 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
             Ok(_) => {}
         }
         if let Some(at) = copied_inout {
-            // Safety: as for the copy in; the memory never shrinks.
-            unsafe { std::ptr::copy_nonoverlapping(host(at), inout.offset(lo as isize), bytes as usize) };
+            // Safety: the copy stays where it was checked (the memory never shrinks).
+            unsafe { std::ptr::copy_nonoverlapping(inside(at, bytes)?, inout.offset(lo as isize), bytes as usize) };
         }
         Ok(())
     });

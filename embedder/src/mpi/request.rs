@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use wasmer::FunctionEnvMut;
 
 use super::{
-    context::{call, Ctx},
+    call::{call, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -105,7 +105,7 @@ fn retire(cx: &mut Ctx, handle: i32) {
     let Some(entry) = cx.bridge.requests.remove(handle) else { return };
     if let Some(dup) = entry.new_comm {
         if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
-            *c = super::context::CommEntry::new(dup.host, c.errhandler);
+            *c = super::state::CommEntry::new(dup.host, c.errhandler);
         }
     }
     if cx.bridge.closing.iter().any(|c| c.host.0 == entry.comm.0) {
@@ -451,7 +451,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{guest_memory::GuestMemory, mpi::context::{Bridge, RequestEntry}};
+    use crate::{guest_memory::GuestMemory, mpi::state::{Bridge, RequestEntry}};
 
     fn put(mem: &mut [u8], at: usize, ints: &[i32]) {
         for (i, v) in ints.iter().enumerate() {

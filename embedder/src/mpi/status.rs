@@ -4,7 +4,8 @@
 //! host's private fields (OpenMPI: cancelled flag + 64-bit count; MPICH: count
 //! and cancelled bits) are stored there byte for byte, so a host status can be
 //! rebuilt from a guest-owned status later (MPI_Get_count and friends).
-use crate::{abi, host_mpi::StatusLayout};
+use super::{call::Ctx, errors::MpiResult};
+use crate::{abi, host_mpi, host_mpi::StatusLayout};
 
 pub struct StatusMap {
     layout: StatusLayout,
@@ -94,5 +95,55 @@ mod tests {
         host[8..12].copy_from_slice(&5i32.to_ne_bytes());
         host[12..16].copy_from_slice(&9i32.to_ne_bytes());
         assert_eq!(map.host_public(&host), Public { source: 5, tag: 9, error: 0 });
+    }
+}
+
+/// Statuses between the guest's memory and the host.
+impl Ctx<'_> {
+    /// Checks a status pointer before the operation that will fill it.
+    #[inline]
+    pub fn check_status_ptr(&self, ptr: u32) -> MpiResult {
+        if ptr != abi::c::MPI_STATUS_IGNORE as u32 {
+            self.mem.range(ptr, abi::STATUS_SIZE as u64)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a host status to guest address `ptr` (0 = MPI_STATUS_IGNORE).
+    pub fn write_status(&self, ptr: u32, host: &host_mpi::Status) -> MpiResult {
+        if ptr == abi::c::MPI_STATUS_IGNORE as u32 {
+            return Ok(());
+        }
+        let map = self.bridge.status.as_ref().ok_or_else(|| self.bridge.not_running())?;
+        let bytes = unsafe {
+            std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>())
+        };
+        let p = map.host_public(bytes);
+        let tag = if p.tag == self.bridge.specials.any_tag { abi::c::MPI_ANY_TAG } else { p.tag };
+        let error = if p.error == host_mpi::SUCCESS { 0 } else { self.bridge.guest_error_class(p.error) };
+        let guest = map.to_guest(bytes, Public { source: self.rank_out(p.source), tag, error });
+        Ok(self.mem.write_bytes(ptr, &guest)?)
+    }
+
+    /// A guest-owned status as a host status (MPI_Get_count and friends).
+    pub fn read_status(&self, ptr: u32) -> MpiResult<host_mpi::Status> {
+        let p = self.mem.range(ptr, abi::STATUS_SIZE as u64)?;
+        let mut guest = [0u8; abi::STATUS_SIZE];
+        unsafe { std::ptr::copy_nonoverlapping(p, guest.as_mut_ptr(), abi::STATUS_SIZE) };
+        let map = self.bridge.status.as_ref().ok_or_else(|| self.bridge.not_running())?;
+        let field = |i: usize| i32::from_le_bytes(guest[i * 4..i * 4 + 4].try_into().unwrap());
+        let s = &self.bridge.specials;
+        let source = match field(0) {
+            abi::c::MPI_ANY_SOURCE => s.any_source,
+            abi::c::MPI_PROC_NULL => s.proc_null,
+            r => r,
+        };
+        let tag = if field(1) == abi::c::MPI_ANY_TAG { s.any_tag } else { field(1) };
+        let mut host = host_mpi::empty_status();
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(&mut host as *mut _ as *mut u8, std::mem::size_of::<host_mpi::Status>())
+        };
+        map.to_host(&guest, Public { source, tag, error: 0 }, bytes);
+        Ok(host)
     }
 }

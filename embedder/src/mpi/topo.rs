@@ -27,7 +27,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     coll::{side, Side},
-    context::{call, CommEntry, Ctx},
+    call::{call, Ctx}, state::CommEntry,
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -398,7 +398,7 @@ pub fn ineighbor_alltoallw(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{guest_memory::GuestMemory, mpi::context::Bridge};
+    use crate::{guest_memory::GuestMemory, mpi::state::Bridge};
 
     /// A context over `mem` (no MPI needed: these helpers read guest memory
     /// and host constants only).

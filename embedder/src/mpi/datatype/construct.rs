@@ -12,7 +12,7 @@ use crate::{
     handles::USER_BASE,
     host_mpi::{self, ffi},
     mpi::{
-        context::{call, Ctx},
+        call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
         op, MpiEnv,
     },

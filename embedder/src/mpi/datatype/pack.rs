@@ -7,7 +7,7 @@ use crate::{
     abi,
     host_mpi::ffi,
     mpi::{
-        context::call,
+        call::call,
         errors::{Fatal, MpiError, MpiResult},
         MpiEnv,
     },
@@ -95,7 +95,7 @@ pub fn pack_size(mut env: FunctionEnvMut<MpiEnv>, incount: i32, datatype: i32, c
 }
 
 /// The data representation name (only "external32" exists).
-fn datarep(cx: &crate::mpi::context::Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
+fn datarep(cx: &crate::mpi::call::Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
     cx.cstr(ptr, 64)
 }
 
@@ -146,7 +146,7 @@ pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{guest_memory::GuestMemory, mpi::context::{Bridge, Ctx}};
+    use crate::{guest_memory::GuestMemory, mpi::call::Ctx, mpi::state::Bridge};
 
     #[test]
     fn positions_stay_inside_the_packed_buffer() {

@@ -12,7 +12,7 @@ use crate::{
     host_mpi::{self, ffi},
     mpi::{
         attr,
-        context::{call, Ctx},
+        call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
         op, MpiEnv,
     },

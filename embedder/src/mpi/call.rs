@@ -1,0 +1,123 @@
+//! The call wrapper every MPI host function runs in (`call`) and its
+//! per-call context (`Ctx`): guest memory, the bridge state, the guest's
+//! callbacks and allocator, and the guest-visible error handling.
+use std::rc::Rc;
+
+use wasmer::{FunctionEnvMut, StoreMut};
+
+use super::{
+    callbacks::{self, GuestFns},
+    errhandler,
+    errors::{Fatal, MpiError, MpiResult},
+    state::{Bridge, ErrorMode},
+    MpiEnv,
+};
+use crate::{abi, guest_memory::GuestMemory};
+
+/// The context of one MPI host call.
+pub struct Ctx<'a> {
+    pub mem: GuestMemory<'a>,
+    pub bridge: &'a mut Bridge,
+    /// For guest callbacks and allocations (valid for the call).
+    pub(super) store: *mut StoreMut<'a>,
+    pub(super) fns: *const GuestFns,
+    /// The MPI function and the guest communicator it was called on (or
+    /// MPI_COMM_WORLD): what a request made by the call runs on.
+    pub(super) function: &'static str,
+    pub(super) comm: i32,
+    /// Host copies of the guest int arrays handed to the host in this call
+    /// (see `int_array`); dropped when the call returns unless a request
+    /// takes them.
+    pub(super) arrays: Vec<Box<[i32]>>,
+}
+
+/// Whether a request made by `function` belongs to a nonblocking
+/// collective: the `MPI_I...` functions other than point-to-point ones, and
+/// MPI_Comm_idup.
+pub(super) fn nonblocking_collective(function: &str) -> bool {
+    const POINT_TO_POINT: [&str; 6] = ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv"];
+    function == "MPI_Comm_idup" || (function.starts_with("MPI_I") && !POINT_TO_POINT.contains(&function))
+}
+
+/// Runs one MPI function body and turns its result into what the guest
+/// sees: MPI_SUCCESS, an error code (MPI_ERRORS_RETURN, or after a guest
+/// error handler ran), or the end of the job (MPI_ERRORS_ARE_FATAL). `comm`
+/// selects the error handler.
+#[inline]
+pub fn call(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    comm: i32,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    callbacks::reentry_forbidden(function)?;
+    let (data, mut store) = env.data_and_store_mut();
+    let MpiEnv { fns, known_size, bridge } = data;
+    let Some(fns) = fns.as_ref() else {
+        return Err(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() });
+    };
+    let store: *mut StoreMut = &mut store;
+    // Safety: the store outlives this call; the memory's base never moves
+    // (static memory) and the memory never shrinks.
+    let current = || fns.memory_size(unsafe { &*store });
+    let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
+    let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new() };
+    let result = body(&mut cx);
+    *known_size = cx.mem.known_size();
+    drop(active);
+    let e = match result {
+        Ok(()) => return Ok(abi::c::MPI_SUCCESS),
+        Err(e) => e,
+    };
+    match bridge.comm_errors(comm) {
+        ErrorMode::Return => Ok(e.class),
+        ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
+        ErrorMode::User(handler) => {
+            let fns = fns.clone();
+            let comm = if bridge.comms.get(comm).is_some() { comm } else { abi::c::MPI_COMM_WORLD };
+            errhandler::invoke(env, &fns, function, handler, comm, e.class)?;
+            Ok(e.class)
+        }
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// A context without a guest instance, for unit tests of the
+    /// translation helpers (callbacks and allocation are unavailable).
+    #[cfg(test)]
+    pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays: Vec::new() }
+    }
+}
+
+impl Ctx<'_> {
+    /// A host return code as a result, with the guest's error class.
+    #[inline]
+    pub fn host(&self, rc: i32) -> MpiResult {
+        self.bridge.check(rc)
+    }
+
+    /// Checks that a guest callback (a function-table index) takes
+    /// `params` i32 arguments and returns `results` values.
+    pub fn check_callback(&mut self, index: u32, params: usize, results: usize) -> MpiResult {
+        // Safety: the store outlives the call; the bridge state is not in it.
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        Ok(fns.check_signature(store, index, params, results)?)
+    }
+
+    /// Guest memory from the guest's malloc (kept by the bridge).
+    pub fn guest_alloc(&mut self, len: u32) -> MpiResult<u32> {
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        fns.alloc(store, len).map_err(|e| MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string()))
+    }
+
+    #[inline]
+    pub fn require_running(&self) -> MpiResult {
+        if self.bridge.ready {
+            Ok(())
+        } else {
+            Err(self.bridge.not_running())
+        }
+    }
+}

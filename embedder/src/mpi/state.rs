@@ -1,0 +1,279 @@
+//! Per-instance bridge state: the guest's communicators, requests,
+//! datatypes and error handlers, the host's special values, and the
+//! communicators being freed.
+use std::collections::HashMap;
+
+use super::{
+    attr,
+    datatype::{self, DatatypeEntry},
+    errhandler::{self, ErrhandlerEntry},
+    errors::{MpiError, MpiResult},
+    status::StatusMap,
+};
+use crate::{abi, handles::Table, host_mpi};
+
+/// What an MPI error does in the guest (the error handler's behaviour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorMode {
+    /// MPI_ERRORS_ARE_FATAL (the default) and MPI_ERRORS_ABORT.
+    Fatal,
+    /// MPI_ERRORS_RETURN: the error code is returned to the guest.
+    Return,
+    /// A guest handler (function-table index), called before the error
+    /// code is returned.
+    User(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct CommEntry {
+    pub host: host_mpi::Comm,
+    /// The guest error handler (a handle in `Bridge::errhandlers`).
+    pub errhandler: i32,
+    /// Fixed for the communicator's life, cached so collectives need no
+    /// extra host calls: this rank, intercommunicator or not, and how many
+    /// ranks per-rank arrays hold (the remote group's size for an
+    /// intercommunicator); `local` is the local group's size.
+    pub rank: i32,
+    pub inter: bool,
+    pub peers: i64,
+    pub local: i64,
+}
+
+impl CommEntry {
+    /// An entry for a valid host communicator (queried once).
+    pub fn new(host: host_mpi::Comm, errhandler: i32) -> Self {
+        let (mut rank, mut inter, mut local) = (0, 0, 0);
+        host_mpi::comm_rank(host, &mut rank);
+        host_mpi::comm_test_inter(host, &mut inter);
+        host_mpi::comm_size(host, &mut local);
+        let mut peers = local;
+        if inter != 0 {
+            host_mpi::comm_remote_size(host, &mut peers);
+        }
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64 }
+    }
+
+    /// A handle whose host communicator is filled in later (MPI_Comm_idup).
+    pub fn pending(errhandler: i32) -> Self {
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0 }
+    }
+
+    /// Which arguments of a rooted collective MPI reads at this process:
+    /// (root-only ones, the others).
+    #[inline]
+    pub fn root_roles(&self, root: i32) -> (bool, bool) {
+        if self.inter {
+            let in_root_group = root == abi::c::MPI_ROOT || root == abi::c::MPI_PROC_NULL;
+            return (root == abi::c::MPI_ROOT, !in_root_group);
+        }
+        (self.rank == root, true)
+    }
+}
+
+/// Host values of the ranks and tags with special meaning, which differ
+/// between OpenMPI, MPICH and the standard ABI.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Specials {
+    pub(super) any_source: i32,
+    pub(super) proc_null: i32,
+    pub(super) root: i32,
+    pub(super) any_tag: i32,
+    pub(super) undefined: i32,
+}
+
+/// A host request and what the guest handle must do when it completes.
+#[derive(Debug)]
+pub struct RequestEntry {
+    pub host: host_mpi::Request,
+    /// Persistent requests stay allocated (inactive) after completion.
+    pub persistent: bool,
+    /// Started and not yet completed (always true for other requests):
+    /// Open MPI crashes cancelling a persistent receive never started.
+    pub active: bool,
+    /// The host communicator the operation runs on: freed by the guest, it
+    /// stays allocated on the host until the operation is done (see
+    /// `comm::close`).
+    pub comm: host_mpi::Comm,
+    /// Made by a nonblocking collective (which MPI_Request_free and
+    /// MPI_Cancel may not take).
+    pub collective: bool,
+    /// MPI_Cancel was called since the request was started.
+    pub cancelled: bool,
+    /// MPI_Comm_idup: the host writes the new communicator here when the
+    /// request completes; the guest handle then points at it.
+    pub new_comm: Option<Box<PendingDup>>,
+    /// Host arrays the operation reads until it completes (Ialltoallw's
+    /// types, Ineighbor_alltoallw's widened displacements).
+    #[allow(dead_code)] // held, never read: it only has to live
+    pub keep: Option<Box<dyn std::any::Any>>,
+    /// Host copies of the guest int arrays (counts, displacements) the
+    /// operation reads until it completes.
+    #[allow(dead_code)] // held, never read: it only has to live
+    pub(super) arrays: Vec<Box<[i32]>>,
+}
+
+impl RequestEntry {
+    /// An entry that holds no arrays (the bridge makes them through
+    /// `Ctx::request_entry`, which cannot forget the call's arrays).
+    #[cfg(test)]
+    pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
+        let comm = host_mpi::null_communicator();
+        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new() }
+    }
+}
+
+/// An MPI_Comm_idup in flight.
+#[derive(Debug)]
+pub struct PendingDup {
+    /// The guest handle of the new communicator.
+    pub guest: i32,
+    /// Written by the host MPI when the request completes.
+    pub host: host_mpi::Comm,
+}
+
+/// A host communicator the guest has freed and the host still holds (see
+/// `comm::close`).
+#[derive(Debug)]
+pub struct Closing {
+    pub host: host_mpi::Comm,
+    /// MPI_Ibarrier posted at the guest's MPI_Comm_free: done once every
+    /// process of the communicator has freed it (null for one process).
+    pub agreement: host_mpi::Request,
+}
+
+pub struct Bridge {
+    /// True between a successful MPI_Init and MPI_Finalize.
+    pub(super) ready: bool,
+    pub comms: Table<CommEntry>,
+    pub datatypes: Table<DatatypeEntry>,
+    /// Derived types' contents and names; names given to predefined types.
+    pub type_meta: HashMap<i32, datatype::TypeMeta>,
+    pub predefined_type_names: HashMap<i32, String>,
+    pub ops: Table<host_mpi::Op>,
+    /// User operation handle -> its trampoline slot.
+    pub user_op_slots: HashMap<i32, usize>,
+    pub attributes: attr::Attributes,
+    pub requests: Table<RequestEntry>,
+    pub(super) messages: Table<host_mpi::Message>,
+    pub groups: Table<host_mpi::Group>,
+    pub infos: Table<host_mpi::Info>,
+    pub errhandlers: Table<ErrhandlerEntry>,
+    pub user_errors: errhandler::UserErrors,
+    /// Host address of MPI_IN_PLACE.
+    pub(super) in_place: usize,
+    /// Scratch for request and status arrays (reused: no allocation per call
+    /// once warm).
+    pub scratch_requests: host_mpi::HandleVec,
+    pub scratch_statuses: host_mpi::StatusVec,
+    pub scratch_indices: Vec<i32>,
+    /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
+    pub attached: Option<super::environment::Attached>,
+    /// Freed by the guest, not yet by the host.
+    pub closing: Vec<Closing>,
+    pub(super) specials: Specials,
+    pub(super) status: Option<StatusMap>,
+    /// host error class -> standard-ABI error class
+    pub(super) error_classes: HashMap<i32, i32>,
+}
+
+impl Bridge {
+    pub fn new() -> Self {
+        Self {
+            ready: false,
+            comms: Table::new(abi::c::MPI_COMM_NULL, 3),
+            datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),
+            type_meta: HashMap::new(),
+            predefined_type_names: HashMap::new(),
+            ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
+            user_op_slots: HashMap::new(),
+            attributes: attr::Attributes::new(),
+            requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
+            messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),
+            groups: Table::new(abi::c::MPI_GROUP_NULL, 2),
+            infos: Table::new(abi::c::MPI_INFO_NULL, 2),
+            errhandlers: errhandler::predefined_table(),
+            user_errors: Default::default(),
+            in_place: 0,
+            scratch_requests: host_mpi::HandleVec::default(),
+            scratch_statuses: host_mpi::StatusVec::default(),
+            scratch_indices: Vec::new(),
+            attached: None,
+            closing: Vec::new(),
+            specials: Specials::default(),
+            status: None,
+            error_classes: HashMap::new(),
+        }
+    }
+
+    /// Builds the translation tables once the host MPI is initialized.
+    pub fn on_init(&mut self) -> MpiResult {
+        let host = host_mpi::constants();
+        self.error_classes = host
+            .ints
+            .iter()
+            .filter(|(n, _)| n.starts_with("MPI_ERR_") || **n == "MPI_SUCCESS")
+            .filter_map(|(n, &v)| Some((v, abi::value_of(n)?)))
+            .collect();
+        for comm in [host.comm_world, host.comm_self] {
+            // Errors come back to the bridge, which applies the guest's handler.
+            self.check(host_mpi::comm_set_errhandler(comm, host.errors_return))?;
+        }
+        let fatal = abi::c::MPI_ERRORS_ARE_FATAL;
+        self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry::new(host.comm_world, fatal));
+        self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry::new(host.comm_self, fatal));
+        self.datatypes = datatype::predefined_table();
+        for &(name, kind, value) in abi::c::ALL {
+            if kind == "handle" && (abi::c::MPI_OP_NULL + 1..abi::c::MPI_OP_NULL + 0x20).contains(&value) {
+                if let Some(op) = host.ops.get(name) {
+                    self.ops.set_predefined(value, *op);
+                }
+            }
+        }
+        self.messages.set_predefined(abi::c::MPI_MESSAGE_NO_PROC, host_mpi::message_no_proc());
+        self.groups.set_predefined(abi::c::MPI_GROUP_EMPTY, host_mpi::group_empty());
+        self.infos.set_predefined(abi::c::MPI_INFO_NULL, host_mpi::null_info());
+        self.infos.set_predefined(abi::c::MPI_INFO_ENV, host_mpi::info_env());
+        self.in_place = host.ptrs["MPI_IN_PLACE"];
+        self.specials = Specials {
+            any_source: host.int("MPI_ANY_SOURCE"),
+            proc_null: host.int("MPI_PROC_NULL"),
+            root: host.int("MPI_ROOT"),
+            any_tag: host.int("MPI_ANY_TAG"),
+            undefined: host.int("MPI_UNDEFINED"),
+        };
+        self.status = Some(StatusMap::new(host.status));
+        self.ready = true;
+        Ok(())
+    }
+
+    pub fn on_finalize(&mut self) {
+        self.ready = false;
+    }
+
+    pub(super) fn not_running(&self) -> MpiError {
+        MpiError::new(abi::c::MPI_ERR_OTHER, "MPI is not initialized (called before MPI_Init or after MPI_Finalize)")
+    }
+
+    /// What an error in a call on `comm` does (calls without a
+    /// communicator use MPI_COMM_WORLD's handler).
+    pub(super) fn comm_errors(&self, comm: i32) -> ErrorMode {
+        let c = self.comms.get(comm).or(self.comms.get(abi::c::MPI_COMM_WORLD));
+        c.and_then(|c| self.errhandlers.get(c.errhandler)).map_or(ErrorMode::Fatal, |e| e.mode)
+    }
+
+    /// A host error code as the guest's error class.
+    pub fn guest_error_class(&self, host_code: i32) -> i32 {
+        let class = host_mpi::error_class(host_code);
+        self.error_classes.get(&class).copied().unwrap_or(abi::c::MPI_ERR_UNKNOWN)
+    }
+
+    /// A host return code as a result, with the guest's error class.
+    #[inline]
+    pub fn check(&self, rc: i32) -> MpiResult {
+        if rc == host_mpi::SUCCESS {
+            return Ok(());
+        }
+        Err(MpiError::new(self.guest_error_class(rc), host_mpi::error_string(rc)))
+    }
+}
+

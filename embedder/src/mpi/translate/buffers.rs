@@ -1,0 +1,272 @@
+//! Guest buffers and arrays: every byte MPI will touch checked before the
+//! host address goes to MPI, and int arrays copied where guest code could
+//! change them while the host reads them.
+use super::super::{
+    call::Ctx,
+    datatype::{self, DatatypeEntry},
+    errors::{MpiError, MpiResult},
+};
+use crate::abi;
+
+impl Ctx<'_> {
+    /// The host address of a guest buffer of `count` elements of `dt`, after
+    /// checking every byte MPI touches (the datatype's hull, `DatatypeEntry::hull`).
+    /// MPI_IN_PLACE is not a buffer: arguments that accept it test for it
+    /// before translating (`in_place_arg`).
+    #[inline]
+    pub fn buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        self.not_in_place(ptr)?;
+        dt.check_committed()?;
+        datatype::check_count(count)?;
+        self.hull_at(ptr, dt.hull(count))
+    }
+
+    /// Checks guest bytes `ptr + [lo, hi)` and returns the host address of
+    /// `ptr`; an empty hull touches nothing, so any `ptr` will do.
+    fn hull_at(&self, ptr: u32, (lo, hi): (i128, i128)) -> MpiResult<*mut u8> {
+        if lo >= hi {
+            return Ok(self.mem.unchecked_empty(ptr));
+        }
+        // no wasm32 memory reaches past 4 GiB: anything beyond fails here,
+        // and what passes fits the 64-bit check below without overflow
+        let (start, end) = (ptr as i128 + lo, ptr as i128 + hi);
+        if start < 0 || end > 1 << 32 {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_BUFFER,
+                format!("buffer bytes [{start:#x}, {end:#x}) relative to guest address {ptr:#x} lie outside the guest memory"),
+            ));
+        }
+        Ok(self.mem.span(ptr, lo as i64, (hi - lo) as u64)?)
+    }
+
+    /// MPI_IN_PLACE in an argument that does not accept it is an error.
+    #[inline]
+    pub fn not_in_place(&self, ptr: u32) -> MpiResult {
+        if ptr == abi::c::MPI_IN_PLACE as u32 {
+            return Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for this argument"));
+        }
+        Ok(())
+    }
+
+    /// Whether buffer argument `ptr` is MPI_IN_PLACE, for an argument that
+    /// accepts it where `allowed` holds (the standard's rule for this
+    /// argument at this rank); MPI_IN_PLACE elsewhere is an error.
+    #[inline]
+    pub fn in_place_arg(&self, ptr: u32, allowed: bool) -> MpiResult<bool> {
+        if ptr != abi::c::MPI_IN_PLACE as u32 {
+            return Ok(false);
+        }
+        if !allowed {
+            return Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for this argument at this rank"));
+        }
+        Ok(true)
+    }
+
+    /// Checks `count` elements of `dt` that start `offset` bytes from `ptr`
+    /// (a w-collective block; `offset` may be negative).
+    pub fn block(&self, ptr: u32, offset: i64, count: i64, dt: &DatatypeEntry) -> MpiResult {
+        self.not_in_place(ptr)?;
+        dt.check_committed()?;
+        datatype::check_count(count)?;
+        let (lo, hi) = dt.hull(count);
+        self.hull_at(ptr, (offset as i128 + lo, offset as i128 + hi))?;
+        Ok(())
+    }
+
+    /// A v-collective buffer: rank i's block holds counts[i] elements at
+    /// displs[i] extents from `ptr` (either sign); the hull of all blocks is
+    /// checked.
+    pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        self.not_in_place(ptr)?;
+        dt.check_committed()?;
+        let (counts, displs) = (self.ints(counts, n)?, self.ints(displs, n)?);
+        self.hull_at(ptr, vhull(counts.zip(displs), dt)?)
+    }
+
+    /// `n` guest ints at `ptr`, checked, read one by one (unaligned).
+    fn ints(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i32> + '_> {
+        let base = self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32;
+        Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
+    }
+
+    /// A guest int array (counts, displacements, ranks) for the host: a host
+    /// copy, never the guest's memory, because guest code can run while the
+    /// host still reads the array — a user reduction function in the middle
+    /// of MPI_Reduce_scatter (Open MPI reads `recvcounts` again after it), or
+    /// anything before a nonblocking operation completes — and the buffers
+    /// were checked against the values read now.
+    pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
+        let copy: Box<[i32]> = self.ints(ptr, n)?.collect();
+        let p = copy.as_ptr();
+        self.arrays.push(copy); // a Box's contents never move
+        Ok(p)
+    }
+
+    /// A guest int array the host writes (results, no guest code runs
+    /// meanwhile): checked and handed over in place.
+    #[inline]
+    pub fn int_array_out(&self, ptr: u32, n: i64) -> MpiResult<*mut i32> {
+        Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *mut i32)
+    }
+
+    pub fn sum_ints(&self, ptr: u32, n: i64) -> MpiResult<i64> {
+        Ok(self.ints(ptr, n)?.map(i64::from).sum())
+    }
+
+    pub fn int_at(&self, ptr: u32, index: i32) -> MpiResult<i32> {
+        Ok(self.mem.read_i32(ptr.wrapping_add(4 * index as u32))?)
+    }
+
+    #[inline]
+    pub fn in_place(&self) -> *mut u8 {
+        self.bridge.in_place as *mut u8
+    }
+
+    /// Writes an output integer (flag, count, size) to the guest.
+    pub fn write_int<T: Copy + Into<i64>>(&self, ptr: u32, value: T) -> MpiResult {
+        let bytes = value.into().to_le_bytes();
+        Ok(self.mem.write_bytes(ptr, &bytes[..std::mem::size_of::<T>()])?)
+    }
+}
+
+/// The hull of a v-collective's blocks: `(count, displacement)` pairs, a
+/// block being `count` elements of `dt` at `displacement` extents.
+fn vhull(blocks: impl Iterator<Item = (i32, i32)>, dt: &DatatypeEntry) -> MpiResult<(i128, i128)> {
+    let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+    for (c, d) in blocks {
+        datatype::check_count(c as i64)?;
+        let (l, h) = dt.hull(c as i64);
+        if l < h {
+            let at = d as i128 * dt.extent as i128;
+            (lo, hi) = (lo.min(at + l), hi.max(at + h));
+        }
+    }
+    Ok(if lo < hi { (lo, hi) } else { (0, 0) })
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+    use crate::{guest_memory::GuestMemory, host_mpi, mpi::state::Bridge};
+
+    const SIZE: usize = 64 * 1024;
+
+    fn int(extent: i64) -> DatatypeEntry {
+        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent, true_lb: 0, true_extent: 4, committed: true }
+    }
+
+    fn with_ctx(f: impl FnOnce(&Ctx)) {
+        let mut buf = vec![0u8; SIZE];
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), SIZE as u64) };
+        let mut bridge = Bridge::new();
+        f(&Ctx::for_test(mem, &mut bridge));
+    }
+
+    fn class<T>(r: MpiResult<T>) -> i32 {
+        r.err().map_or(abi::c::MPI_SUCCESS, |e| e.class)
+    }
+
+    #[test]
+    fn negative_extents_are_checked_below_the_pointer() {
+        with_ctx(|cx| {
+            let down = int(-4);
+            // elements at 8, 4, 0: inside
+            assert!(cx.buffer(8, 3, &down).is_ok());
+            // a fourth element would be at -4
+            assert_eq!(class(cx.buffer(8, 4, &down)), abi::c::MPI_ERR_BUFFER);
+            // near address 0 with many elements (the old span shrank to nothing)
+            assert_eq!(class(cx.buffer(16, 1 << 20, &down)), abi::c::MPI_ERR_BUFFER);
+            // the top end is checked as well
+            assert!(cx.buffer((SIZE - 4) as u32, 2, &down).is_ok());
+            assert_eq!(class(cx.buffer((SIZE - 3) as u32, 2, &down)), abi::c::MPI_ERR_BUFFER);
+        });
+    }
+
+    #[test]
+    fn hulls_past_4_gib_or_at_the_64_bit_extremes_are_refused() {
+        with_ctx(|cx| {
+            let huge = DatatypeEntry { extent: i64::MAX, true_lb: i64::MAX, true_extent: i64::MAX, ..int(4) };
+            assert_eq!(class(cx.buffer(0, i64::MAX, &huge)), abi::c::MPI_ERR_BUFFER);
+            let low = DatatypeEntry { extent: i64::MIN, true_lb: i64::MIN, true_extent: 1, ..int(4) };
+            assert_eq!(class(cx.buffer(u32::MAX, 2, &low)), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(cx.buffer(0, 1 << 31, &int(4))), abi::c::MPI_ERR_BUFFER);
+        });
+    }
+
+    #[test]
+    fn blocks_with_negative_offsets_are_checked_where_they_lie() {
+        with_ctx(|cx| {
+            assert!(cx.block(64, -64, 16, &int(4)).is_ok());
+            assert_eq!(class(cx.block(64, -68, 1, &int(4))), abi::c::MPI_ERR_BUFFER);
+            // a negative extent and a negative offset add up
+            assert!(cx.block(64, -56, 3, &int(-4)).is_ok());
+            assert_eq!(class(cx.block(64, -60, 3, &int(-4))), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(cx.block(64, i64::MIN, 1, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert!(cx.block(64, i64::MIN, 0, &int(4)).is_ok()); // nothing touched
+        });
+    }
+
+    #[test]
+    fn v_hull_spans_every_block_for_any_sign_of_displacement_and_extent() {
+        let up = int(4);
+        assert_eq!(vhull([(2, 0), (1, 5)].into_iter(), &up).unwrap(), (0, 24));
+        assert_eq!(vhull([(1, -3), (0, -1000), (2, 1)].into_iter(), &up).unwrap(), (-12, 12));
+        // negative extent: displacement 2 is 8 bytes below, 3 elements go down 8 more
+        let down = int(-4);
+        assert_eq!(vhull([(3, 2), (1, -1)].into_iter(), &down).unwrap(), (-16, 8));
+        assert_eq!(vhull([(0, 7), (0, -7)].into_iter(), &down).unwrap(), (0, 0));
+        assert_eq!(class(vhull([(1, 0), (-1, 0)].into_iter(), &up)), abi::c::MPI_ERR_COUNT);
+        // the extremes stay exact in i128
+        let far = DatatypeEntry { extent: i64::MIN, ..up };
+        let (lo, _) = vhull([(i32::MAX, i32::MAX)].into_iter(), &far).unwrap();
+        assert_eq!(lo, (i32::MAX as i128 + i32::MAX as i128 - 1) * i64::MIN as i128);
+    }
+
+    #[test]
+    fn in_place_is_refused_as_a_buffer_and_accepted_only_where_allowed() {
+        with_ctx(|cx| {
+            let ip = abi::c::MPI_IN_PLACE as u32;
+            assert_eq!(class(cx.buffer(ip, 0, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(cx.block(ip, 0, 1, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert!(cx.in_place_arg(ip, true).unwrap());
+            assert_eq!(class(cx.in_place_arg(ip, false)), abi::c::MPI_ERR_BUFFER);
+            assert!(!cx.in_place_arg(64, false).unwrap());
+        });
+    }
+}
+
+#[cfg(test)]
+mod int_array_tests {
+    use super::*;
+    use crate::{guest_memory::GuestMemory, host_mpi, mpi::call::nonblocking_collective, mpi::state::Bridge};
+
+    #[test]
+    fn requests_know_which_calls_are_nonblocking_collectives() {
+        for f in ["MPI_Ibarrier", "MPI_Iallreduce", "MPI_Ineighbor_alltoallw", "MPI_Iscatterv", "MPI_Comm_idup"] {
+            assert!(nonblocking_collective(f), "{f}");
+        }
+        for f in ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Send_init", "MPI_Grequest_start"] {
+            assert!(!nonblocking_collective(f), "{f}");
+        }
+    }
+
+    #[test]
+    fn input_arrays_are_host_copies_that_a_request_keeps() {
+        let mut buf = vec![0u8; 256];
+        let mut bridge = Bridge::new();
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) }, &mut bridge);
+        cx.mem.write_bytes(16, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
+        let copy = cx.int_array(16, 2).unwrap();
+        // the guest rewrites its array after the call: the host still sees
+        // the values the buffers were checked against
+        cx.mem.write_i32(16, 1 << 20).unwrap();
+        assert_eq!(unsafe { [*copy, *copy.add(1)] }, [1, 2]);
+        assert!(cx.int_array(252, 2).is_err(), "checked like any guest range");
+        let entry = cx.request_entry(host_mpi::null_request(), false);
+        assert_eq!(entry.arrays.len(), 1);
+        assert!(cx.arrays.is_empty(), "the request took them");
+        assert_eq!(unsafe { *entry.arrays[0].as_ptr() }, 1);
+        // outputs stay in place
+        assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
+    }
+}

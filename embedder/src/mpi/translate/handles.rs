@@ -1,0 +1,164 @@
+//! Guest handles to host handles and back: communicators, datatypes,
+//! operations, requests, messages, groups and infos.
+use super::super::{
+    call::{nonblocking_collective, Ctx},
+    datatype::{self, DatatypeEntry},
+    errors::{MpiError, MpiResult},
+    state::*,
+};
+use crate::{abi, host_mpi};
+
+impl Ctx<'_> {
+    #[inline]
+    pub fn comm(&self, handle: i32) -> MpiResult<CommEntry> {
+        match self.bridge.comms.get(handle) {
+            Some(c) if self.bridge.ready => Ok(*c),
+            _ if !self.bridge.ready => Err(self.bridge.not_running()),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_COMM, format!("invalid communicator handle {handle:#x}"))),
+        }
+    }
+
+    #[inline]
+    pub fn datatype(&self, handle: i32) -> MpiResult<DatatypeEntry> {
+        match self.bridge.datatypes.get(handle) {
+            Some(d) if self.bridge.ready => Ok(*d),
+            _ if !self.bridge.ready => Err(self.bridge.not_running()),
+            _ => Err(datatype::invalid(handle)),
+        }
+    }
+
+    /// A datatype argument MPI ignores at this rank: the host type if the
+    /// handle is valid (some MPIs check it anyway), else the null type.
+    #[inline]
+    pub fn datatype_or_null(&self, handle: i32) -> host_mpi::ffi::MPI_Datatype {
+        self.datatype(handle).map_or(host_mpi::null_datatype().0, |d| d.host.0)
+    }
+
+    #[inline]
+    pub fn op(&self, handle: i32) -> MpiResult<host_mpi::Op> {
+        match self.bridge.ops.get(handle) {
+            Some(op) if self.bridge.ready => Ok(*op),
+            _ if !self.bridge.ready => Err(self.bridge.not_running()),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_OP, format!("invalid operation handle {handle:#x}"))),
+        }
+    }
+
+    /// Records a new host request and writes its guest handle.
+    pub fn out_request(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool) -> MpiResult {
+        let handle = if host_mpi::is_null_request(host) {
+            abi::c::MPI_REQUEST_NULL
+        } else {
+            let entry = self.request_entry(host, persistent);
+            self.bridge.requests.insert(entry)
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// The entry for a new host request; it keeps the host copies of this
+    /// call's int arrays alive until the request is freed.
+    pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
+        let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
+        let collective = nonblocking_collective(self.function);
+        let arrays = std::mem::take(&mut self.arrays);
+        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays }
+    }
+
+    #[inline]
+    pub fn request(&self, handle: i32) -> MpiResult<host_mpi::Request> {
+        match self.bridge.requests.get(handle) {
+            Some(r) => Ok(r.host),
+            None => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))),
+        }
+    }
+
+    pub fn out_message(&mut self, ptr: u32, host: host_mpi::Message) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_message().0 {
+            abi::c::MPI_MESSAGE_NULL
+        } else if host.0 == host_mpi::message_no_proc().0 {
+            abi::c::MPI_MESSAGE_NO_PROC
+        } else {
+            self.bridge.messages.insert(host)
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// The message a guest handle at `ptr` names (MPI_Mrecv consumes it).
+    pub fn message(&self, ptr: u32) -> MpiResult<host_mpi::Message> {
+        let handle = self.mem.read_i32(ptr)?;
+        self.bridge
+            .messages
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid message handle {handle:#x}")))
+    }
+
+    /// After MPI_Mrecv/Imrecv, successful or not: once the host has taken
+    /// the message (it nulls its handle, also when the receive then fails,
+    /// e.g. truncated) the guest's handle is gone; a second use of it was a
+    /// use after free in Open MPI.
+    pub fn done_message(&mut self, ptr: u32, host: host_mpi::Message) -> MpiResult {
+        if host.0 != host_mpi::null_message().0 {
+            return Ok(()); // refused before the host took it: still valid
+        }
+        let handle = self.mem.read_i32(ptr)?;
+        if handle >= crate::handles::USER_BASE {
+            self.bridge.messages.remove(handle);
+        }
+        Ok(self.mem.write_i32(ptr, abi::c::MPI_MESSAGE_NULL)?)
+    }
+
+    /// A communicator argument MPI may ignore (peer_comm at non-leaders):
+    /// MPI_COMM_NULL passes through as the host's.
+    pub fn comm_or_null(&self, handle: i32) -> MpiResult<host_mpi::ffi::MPI_Comm> {
+        if handle == abi::c::MPI_COMM_NULL {
+            return Ok(host_mpi::null_communicator().0);
+        }
+        Ok(self.comm(handle)?.host.0)
+    }
+
+    /// Records a new communicator (inheriting its parent's error handler,
+    /// as MPI does) and writes its guest handle; MPI_COMM_NULL stays null.
+    pub fn out_comm(&mut self, ptr: u32, host: host_mpi::Comm, parent: i32) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_communicator().0 {
+            abi::c::MPI_COMM_NULL
+        } else {
+            let errhandler = self.bridge.inherit_errhandler(parent);
+            self.bridge.comms.insert(CommEntry::new(host, errhandler))
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    pub fn group(&self, handle: i32) -> MpiResult<host_mpi::Group> {
+        self.require_running()?;
+        self.bridge
+            .groups
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_GROUP, format!("invalid group handle {handle:#x}")))
+    }
+
+    pub fn out_group(&mut self, ptr: u32, host: host_mpi::Group) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_group().0 {
+            abi::c::MPI_GROUP_NULL
+        } else if host.0 == host_mpi::group_empty().0 {
+            abi::c::MPI_GROUP_EMPTY
+        } else {
+            self.bridge.groups.insert(host)
+        };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    pub fn info(&self, handle: i32) -> MpiResult<host_mpi::Info> {
+        self.require_running()?;
+        self.bridge
+            .infos
+            .get(handle)
+            .copied()
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_INFO, format!("invalid info handle {handle:#x}")))
+    }
+
+    pub fn out_info(&mut self, ptr: u32, host: host_mpi::Info) -> MpiResult {
+        let handle = if host.0 == host_mpi::null_info().0 { abi::c::MPI_INFO_NULL } else { self.bridge.infos.insert(host) };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+}

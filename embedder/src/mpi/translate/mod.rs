@@ -1,0 +1,6 @@
+//! Translation between the guest's standard ABI and the host MPI, by kind,
+//! as methods of the call context (`Ctx`).
+mod buffers;
+mod handles;
+mod specials;
+mod strings;
