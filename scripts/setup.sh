@@ -7,8 +7,8 @@ set -euo pipefail
 packages=(
   # host MPIs: both, side by side; MPI=openmpi|mpich picks one
   openmpi-bin libopenmpi-dev mpich libmpich-dev
-  # Wasmer's LLVM backend (LLVM 15) and rsmpi's bindgen
-  llvm-15-dev libzstd-dev zlib1g-dev libclang-15-dev pkg-config
+  # Wasmer's LLVM backend (LLVM 15)
+  llvm-15-dev libzstd-dev zlib1g-dev
   # the wasm32-wasi C/C++ toolchain behind wasm-mpicc
   clang-16 lld-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
   # llvm-ar/llvm-ranlib for archives of wasm objects (HPCC's HPL library)
