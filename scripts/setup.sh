@@ -7,8 +7,9 @@ set -euo pipefail
 packages=(
   # host MPIs: both, side by side; MPI=openmpi|mpich picks one
   openmpi-bin libopenmpi-dev mpich libmpich-dev
-  # Wasmer's LLVM backend (LLVM 15)
-  llvm-15-dev libzstd-dev zlib1g-dev
+  # Wasmer's LLVM backend (LLVM 15); llvm-config's static link line names
+  # Polly, whose archives Debian ships in libclang-common-15-dev
+  llvm-15-dev libclang-common-15-dev libzstd-dev zlib1g-dev
   # the wasm32-wasi C/C++ toolchain behind wasm-mpicc
   clang-16 lld-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32
   # llvm-ar/llvm-ranlib for archives of wasm objects (HPCC's HPL library)

@@ -86,6 +86,36 @@ def test_a_library_that_cannot_serve_ends_every_rank_with_one_message(build, run
     assert "Segmentation fault" not in r.stderr and "signal" not in r.stderr.lower(), r.stderr
 
 
+def launched_by(**variables):
+    """This environment with only the given launcher variables."""
+    launcher = ("OMPI_", "PMIX_", "PMI_", "HYDRA_", "SLURM_", "EMBEDDER_MPI_LIB")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(launcher)}
+    return {**env, **variables}
+
+
+@pytest.mark.parametrize("srun", [False, True], ids=["hydra", "srun-pmi2"])
+def test_pmi_variables_bind_the_family_except_under_srun(embedder, srun):
+    # Hydra's PMI variables: only an MPICH-family library can join its job;
+    # srun --mpi=pmi2 serves an Open MPI built for Slurm's PMI-2 as well
+    env = launched_by(PMI_RANK="0", PMI_SIZE="1", **({"SLURM_STEP_ID": "0"} if srun else {}))
+    r = subprocess.run([embedder, "--mpi-lib", OPENMPI_LIB, "inspect", "--mpi"], capture_output=True, text=True,
+                       timeout=TIMEOUT, env=env)
+    if srun:
+        assert r.returncode == 0 and "family\tOpen MPI" in r.stdout, r.stderr
+    else:
+        assert r.returncode != 0, r.stdout
+        assert "but the job was started by MPICH's launcher (PMI_RANK is set)" in r.stderr, r.stderr
+
+
+def test_under_srun_pmix_open_mpis_library_is_the_first_guess(embedder):
+    env = launched_by(PMIX_RANK="0", SLURM_STEP_ID="0")
+    r = subprocess.run([embedder, "inspect", "--mpi"], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert r.returncode == 0, r.stderr
+    info = dict(line.split("\t", 1) for line in r.stdout.splitlines())
+    assert info["chosen"] == "PMIX_RANK is set under srun: Open MPI's library first", info
+    assert info["family"] == "Open MPI" and OPENMPI_LIB in info["library"], info
+
+
 def test_the_environment_variable_selects_the_library_too(build, run_wasm):
     r = run_wasm(build.wasm(PROGRAMS / "profiled.c"), np=2, env={"EMBEDDER_MPI_LIB": "/nonexistent/libmpi.so"}, timeout=60)
     assert r.returncode != 0 and "cannot load the MPI library /nonexistent/libmpi.so" in r.stderr, r.stderr

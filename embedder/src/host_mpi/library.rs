@@ -4,7 +4,8 @@
 //! Order: `--mpi-lib PATH` / `EMBEDDER_MPI_LIB`; else the family the
 //! launcher's environment names (Open MPI's and PMIx's `OMPI_*`/`PMIX_*`,
 //! MPICH Hydra's and PMI's `HYDRA_*`/`PMI_*`) and that family's library on the
-//! loader path; else `libmpi.so` on the loader path. The library is loaded
+//! loader path; else `libmpi.so` on the loader path. Under Slurm's `srun` the
+//! PMIx/PMI variables are a first guess, not a requirement. The library is loaded
 //! `RTLD_GLOBAL` (Open MPI's plugins need its symbols) and functions are
 //! looked up in the global scope, so a profiler preloaded with `LD_PRELOAD`
 //! (mpiP, Score-P, Darshan) still intercepts every call.
@@ -120,16 +121,32 @@ impl Loaded {
     }
 }
 
-/// What the launcher's environment says about the job's MPI, with the
-/// variable that says it.
-pub fn launcher_family() -> Option<(Family, String)> {
+/// What the launcher's environment says about the job's MPI.
+pub struct Launcher {
+    pub family: Family,
+    /// The variable that says it.
+    pub var: String,
+    /// Only a library of this family can join the job. Slurm's `srun
+    /// --mpi=pmix` / `--mpi=pmi2` speaks PMIx or PMI-2 to whichever MPI was
+    /// built for it (Open MPI or MPICH, either way), so under `srun` the
+    /// family is only the first guess.
+    pub binding: bool,
+}
+
+pub fn launcher() -> Option<Launcher> {
     let vars: Vec<String> = std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect();
     let find = |prefixes: &[&str]| vars.iter().find(|k| prefixes.iter().any(|p| k.starts_with(p))).cloned();
-    if let Some(v) = find(&["OMPI_COMM_WORLD_", "OMPI_MCA_ess", "PMIX_RANK"]) {
-        return Some((Family::OpenMpi, v));
-    }
-    if let Some(v) = find(&["HYDRA_", "PMI_RANK", "PMI_FD", "PMI_PORT"]) {
-        return Some((Family::Mpich, v));
+    let under_srun = vars.iter().any(|k| k == "SLURM_STEP_ID");
+    // a launcher's own variables first, then the process-management interface's
+    for (family, prefixes, own) in [
+        (Family::OpenMpi, &["OMPI_COMM_WORLD_", "OMPI_MCA_ess"][..], true),
+        (Family::Mpich, &["HYDRA_"][..], true),
+        (Family::OpenMpi, &["PMIX_RANK"][..], false),
+        (Family::Mpich, &["PMI_RANK", "PMI_FD", "PMI_PORT"][..], false),
+    ] {
+        if let Some(var) = find(prefixes) {
+            return Some(Launcher { family, var, binding: own || !under_srun });
+        }
     }
     None
 }
@@ -146,7 +163,7 @@ fn candidates(family: Option<Family>) -> &'static [&'static str] {
 }
 
 fn load(requested: Option<&Path>) -> Result<Loaded, String> {
-    let launcher = launcher_family();
+    let launcher = launcher();
     let (lib, path, reason) = match requested {
         Some(p) => {
             let lib = open(&p.to_string_lossy()).map_err(|e| format!("cannot load the MPI library {}: {e}", p.display()))?;
@@ -155,7 +172,7 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
         None => {
             let mut errors = Vec::new();
             let mut found = None;
-            for name in candidates(launcher.as_ref().map(|l| l.0)) {
+            for name in candidates(launcher.as_ref().map(|l| l.family)) {
                 match open(name) {
                     Ok(h) => {
                         found = Some((h, name.to_string()));
@@ -171,7 +188,8 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
                 )
             })?;
             let reason = match &launcher {
-                Some((f, var)) => format!("the launcher is {f}'s ({var} is set)"),
+                Some(l) if l.binding => format!("the launcher is {}'s ({} is set)", l.family, l.var),
+                Some(l) => format!("{} is set under srun: {}'s library first", l.var, l.family),
                 None => "no launcher variables; the default library on the loader path".to_string(),
             };
             (lib, name, reason)
@@ -193,7 +211,7 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
     } else {
         return Err(format!("{path} is an MPI library of a family the embedder does not know: \"{first}\""));
     };
-    if let Some((launched, var)) = &launcher {
+    if let Some(Launcher { family: launched, var, binding: true }) = &launcher {
         let compatible = *launched == family || (*launched == Family::Mpich && family == Family::StandardAbi);
         if !compatible {
             return Err(format!(
