@@ -73,7 +73,8 @@ pub struct Common {
     #[arg(long, value_name = "PATH", global = true, env = "EMBEDDER_MPI_LIB")]
     pub mpi_lib: Option<PathBuf>,
 
-    /// More diagnostics on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides
+    /// More diagnostics on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides. A
+    /// successful run is silent unless stderr is a terminal or -v is given
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 }

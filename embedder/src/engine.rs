@@ -1,6 +1,6 @@
 //! Compiling modules: backend selection, the cache key, and loading a module
 //! through the cache.
-use std::{path::Path, time::Instant};
+use std::{io::IsTerminal, path::Path, time::Instant};
 
 use anyhow::{bail, Context, Result};
 use wasmer::{
@@ -128,11 +128,15 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
     let engine = make_engine(common.backend);
     let name = display_name(path);
     // Before any compile: validate (a clear error for a bad module on every
-    // rank) and, since LLVM takes seconds on large modules, tell the user
-    // why the job is quiet (once, on rank 0, even if another rank compiles).
+    // rank) and, since LLVM takes seconds on large modules, tell a user at a
+    // terminal why the job is quiet (once, on rank 0, even if another rank
+    // compiles). Redirected, a successful run prints only what the guest
+    // prints: test harnesses and job scripts compare output, so the notice
+    // needs -v there.
     let on_miss = || -> Result<()> {
         Module::validate(&engine, &wasm).with_context(|| format!("{} is not a valid module", path.display()))?;
-        if common.backend == Backend::Llvm && rank::is_leader() {
+        let wanted = common.verbose > 0 || std::io::stderr().is_terminal();
+        if common.backend == Backend::Llvm && rank::is_leader() && wanted {
             let tail = if common.no_cache { "" } else { ", cached for later runs" };
             crate::say!("embedder: compiling {name} with LLVM{tail}");
         }

@@ -10,7 +10,7 @@ def timing_outcomes(stderr):
 
 def test_cold_start_on_many_ranks_compiles_once(build, mpi, embedder, tmp_path):
     wasm = build.wasm(EXAMPLES / "ring.c")
-    cmd = mpi.cmd(4, embedder, "--cache-dir", tmp_path, "--timings", wasm)
+    cmd = mpi.cmd(4, embedder, "-v", "--cache-dir", tmp_path, "--timings", wasm)
     r = run(cmd)
     assert r.returncode == 0, r.stderr
     outcomes = timing_outcomes(r.stderr)
