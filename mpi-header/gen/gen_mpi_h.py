@@ -141,12 +141,39 @@ ERRHANDLER_FN_ALIASES = [
     ("MPI_Session_errhandler_fn", "MPI_Session_errhandler_function"),
 ]
 
-# Procedures pympistandard renders that the standard ABI header excludes: the
-# Fortran handle and status conversions.  MPI-5.0's Fortran ABI section says
-# they are not part of the ABI (MPI_Fint and MPI_F08_status are not defined
-# in the ABI mpi.h); the ABI's handle serialization is MPI_<T>_toint/_fromint.
-def is_fortran_interop(name: str) -> bool:
-    return bool(re.fullmatch(r"MPI_\w+_(c2f|f2c|c2f08|f082c|f082f|f2f08)", name))
+# Handle and status transfer, defined inline in mpi.h (no import, no host
+# call).  A guest handle is a 32-bit integer on wasm32 (a predefined constant,
+# or an index the embedder hands out at 0x10000 and above, stable while the
+# object lives), so the ABI's serialization (MPI_<T>_toint/_fromint) and the
+# Fortran conversions (MPI_<T>_c2f/_f2c, with MPI_Fint an int) are casts, and
+# the status conversions copy MPI_F_STATUS_SIZE ints.  MPI-5.0's Fortran ABI
+# section leaves MPI_Fint, MPI_F08_status and the c2f/f2c functions out of the
+# ABI header; C codes call them, so the guest header has them as well.
+TRANSFER_KINDS = [
+    ("Comm", "MPI_Comm"), ("Errhandler", "MPI_Errhandler"), ("File", "MPI_File"),
+    ("Group", "MPI_Group"), ("Info", "MPI_Info"), ("Message", "MPI_Message"), ("Op", "MPI_Op"),
+    ("Request", "MPI_Request"), ("Session", "MPI_Session"), ("Type", "MPI_Datatype"), ("Win", "MPI_Win"),
+]
+STATUS_CONVERSIONS = [  # (name, source, destination)
+    ("MPI_Status_c2f", "const MPI_Status *", "MPI_Fint *"),
+    ("MPI_Status_f2c", "const MPI_Fint *", "MPI_Status *"),
+    ("MPI_Status_c2f08", "const MPI_Status *", "MPI_F08_status *"),
+    ("MPI_Status_f082c", "const MPI_F08_status *", "MPI_Status *"),
+    ("MPI_Status_f082f", "const MPI_F08_status *", "MPI_Fint *"),
+    ("MPI_Status_f2f08", "const MPI_Fint *", "MPI_F08_status *"),
+]
+
+
+def transfer_names() -> list[str]:
+    handles = [f"MPI_{k}_{op}" for k, _ in TRANSFER_KINDS for op in ("toint", "fromint", "c2f", "f2c")]
+    return handles + [name for name, _, _ in STATUS_CONVERSIONS]
+
+
+def is_transfer(name: str) -> bool:
+    return name in TRANSFER_NAMES
+
+
+TRANSFER_NAMES = frozenset(transfer_names())
 
 
 # Corrections of pympistandard 0.2.0 renderings, keyed by (function, parameter
@@ -259,7 +286,7 @@ def render_params(name: str, sym) -> list[str]:
 
 
 def load_api() -> tuple[list[Function], list[Function], list[str]]:
-    """Return (procedures, callback typedefs, skipped procedure names)."""
+    """Return (procedures, callback typedefs, transfer procedure names)."""
     pympistandard.use_api_version(1)
     procs: list[Function] = []
     skipped: list[str] = []
@@ -272,7 +299,7 @@ def load_api() -> tuple[list[Function], list[Function], list[str]]:
             variants.append(proc.express.embiggen.iso_c)
         for sym in variants:
             name = sym.name
-            if is_fortran_interop(name):
+            if is_transfer(name):
                 skipped.append(name)
                 continue
             procs.append(
@@ -410,9 +437,10 @@ def prologue(apis_json: Path, n_funcs: int, skipped: list[str]) -> list[str]:
         " * MPI calls are not implemented in the guest: each MPI_/PMPI_ function becomes a",
         " * wasm import (module \"env\") that the embedder forwards to the host MPI library.",
         " *",
-        f" * {n_funcs} MPI_ functions are declared, each with a PMPI_ twin; their names are",
-        " * listed in mpi-header/mpi-functions.txt.  Not declared, because the standard ABI",
-        " * excludes the Fortran interoperability API (MPI_Fint, MPI_F08_status):",
+        f" * {n_funcs} MPI_ functions are imported, each with a PMPI_ twin; their names are",
+        " * listed in mpi-header/mpi-functions.txt.  Defined inline instead (casts and",
+        " * copies on wasm32; see \"Handle and status transfer\"), with MPI_Fint and",
+        " * MPI_F08_status, which the standard ABI header leaves out:",
         skipped_text,
         " *",
         " * Deprecated-but-present API is marked MPIWASM_DEPRECATED; define",
@@ -667,6 +695,51 @@ def prototypes(funcs: list[Function], prefix: str) -> list[str]:
     return out
 
 
+def transfer_section(from_standard: list[str]) -> list[str]:
+    if sorted(from_standard) != sorted(TRANSFER_NAMES):
+        sys.exit(f"transfer functions differ from pympistandard's: {sorted(set(from_standard) ^ TRANSFER_NAMES)}")
+    out = [
+        "/* ---- Handle and status transfer -------------------------------------------- */",
+        "/* Defined here, not imported: a guest handle is a 32-bit integer (a predefined",
+        " * constant, or an index the embedder hands out, stable while the object lives),",
+        " * so serialization and the Fortran conversions are casts; round trips give",
+        " * the same handle, and Fortran-side values equal the standard ABI's.  The",
+        " * status conversions copy MPI_F_STATUS_SIZE ints (MPI_ERR_ARG for a null or",
+        " * ignore pointer). */",
+        "typedef int MPI_Fint;",
+        "typedef struct MPI_F08_status {",
+        "    MPI_Fint MPI_SOURCE;",
+        "    MPI_Fint MPI_TAG;",
+        "    MPI_Fint MPI_ERROR;",
+        "    MPI_Fint MPI_internal[5];",
+        "} MPI_F08_status;",
+        define("MPI_F_STATUS_IGNORE", "((MPI_Fint *)0)"),
+        define("MPI_F_STATUSES_IGNORE", "((MPI_Fint *)0)"),
+        define("MPI_F08_STATUS_IGNORE", "((MPI_F08_status *)0)"),
+        define("MPI_F08_STATUSES_IGNORE", "((MPI_F08_status *)0)"),
+        "",
+    ]
+    for prefix in ("MPI_", "PMPI_"):
+        for kind, ctype in TRANSFER_KINDS:
+            arg = kind.lower()
+            out += [
+                f"static inline int {prefix}{kind}_toint({ctype} {arg}) {{ return (int)(intptr_t){arg}; }}",
+                f"static inline {ctype} {prefix}{kind}_fromint(int {arg}) {{ return ({ctype})(intptr_t){arg}; }}",
+                f"static inline MPI_Fint {prefix}{kind}_c2f({ctype} {arg}) {{ return (MPI_Fint)(intptr_t){arg}; }}",
+                f"static inline {ctype} {prefix}{kind}_f2c(MPI_Fint {arg}) {{ return ({ctype})(intptr_t){arg}; }}",
+            ]
+        for name, src, dst in STATUS_CONVERSIONS:
+            out += [
+                f"static inline int {prefix}{name[len('MPI_'):]}({src}in, {dst}out) {{",
+                "    if (!in || !out) return MPI_ERR_ARG;",
+                "    __builtin_memcpy(out, in, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));",
+                "    return MPI_SUCCESS;",
+                "}",
+            ]
+    out.append("")
+    return out
+
+
 def removed_section() -> list[str]:
     out = [
         "/* ---- MPI-1 names removed in MPI-3.0 ---------------------------------------- */",
@@ -740,6 +813,7 @@ def generate() -> tuple[str, str]:
     ]
     lines += prototypes(procs, "PMPI_")
     lines.append("")
+    lines += transfer_section(skipped)
     lines += removed_section()
     lines += epilogue()
     header = "\n".join(lines) + "\n"

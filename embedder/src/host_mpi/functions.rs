@@ -120,7 +120,6 @@ pub struct Functions {
     pub MPI_Comm_split: Option<unsafe extern "C" fn(MPI_Comm, c_int, c_int, *mut MPI_Comm) -> c_int>,
     pub MPI_Comm_split_type: Option<unsafe extern "C" fn(MPI_Comm, c_int, c_int, MPI_Info, *mut MPI_Comm) -> c_int>,
     pub MPI_Comm_test_inter: Option<unsafe extern "C" fn(MPI_Comm, *mut c_int) -> c_int>,
-    pub MPI_Comm_toint: Option<unsafe extern "C" fn(MPI_Comm) -> c_int>,
     pub MPI_Compare_and_swap: Option<unsafe extern "C" fn(*const c_void, *const c_void, *mut c_void, MPI_Datatype, c_int, MPI_Aint, MPI_Win) -> c_int>,
     pub MPI_Dims_create: Option<unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>,
     pub MPI_Dist_graph_create: Option<unsafe extern "C" fn(MPI_Comm, c_int, *const c_int, *const c_int, *const c_int, *const c_int, MPI_Info, c_int, *mut MPI_Comm) -> c_int>,
@@ -128,7 +127,6 @@ pub struct Functions {
     pub MPI_Dist_graph_neighbors: Option<unsafe extern "C" fn(MPI_Comm, c_int, *mut c_int, *mut c_int, c_int, *mut c_int, *mut c_int) -> c_int>,
     pub MPI_Dist_graph_neighbors_count: Option<unsafe extern "C" fn(MPI_Comm, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
     pub MPI_Errhandler_free: Option<unsafe extern "C" fn(*mut MPI_Errhandler) -> c_int>,
-    pub MPI_Errhandler_toint: Option<unsafe extern "C" fn(MPI_Errhandler) -> c_int>,
     pub MPI_Error_class: Option<unsafe extern "C" fn(c_int, *mut c_int) -> c_int>,
     pub MPI_Error_string: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int) -> c_int>,
     pub MPI_Exscan: Option<unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>,
@@ -203,7 +201,6 @@ pub struct Functions {
     pub MPI_File_set_size: Option<unsafe extern "C" fn(MPI_File, MPI_Offset) -> c_int>,
     pub MPI_File_set_view: Option<unsafe extern "C" fn(MPI_File, MPI_Offset, MPI_Datatype, MPI_Datatype, *const c_char, MPI_Info) -> c_int>,
     pub MPI_File_sync: Option<unsafe extern "C" fn(MPI_File) -> c_int>,
-    pub MPI_File_toint: Option<unsafe extern "C" fn(MPI_File) -> c_int>,
     pub MPI_File_write: Option<unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>,
     pub MPI_File_write_c: Option<unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>,
     pub MPI_File_write_all: Option<unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>,
@@ -269,7 +266,6 @@ pub struct Functions {
     pub MPI_Group_range_incl: Option<unsafe extern "C" fn(MPI_Group, c_int, *mut [c_int; 3], *mut MPI_Group) -> c_int>,
     pub MPI_Group_rank: Option<unsafe extern "C" fn(MPI_Group, *mut c_int) -> c_int>,
     pub MPI_Group_size: Option<unsafe extern "C" fn(MPI_Group, *mut c_int) -> c_int>,
-    pub MPI_Group_toint: Option<unsafe extern "C" fn(MPI_Group) -> c_int>,
     pub MPI_Group_translate_ranks: Option<unsafe extern "C" fn(MPI_Group, c_int, *const c_int, MPI_Group, *mut c_int) -> c_int>,
     pub MPI_Group_union: Option<unsafe extern "C" fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int>,
     pub MPI_Iallgather: Option<unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>,
@@ -319,7 +315,6 @@ pub struct Functions {
     pub MPI_Info_get_string: Option<unsafe extern "C" fn(MPI_Info, *const c_char, *mut c_int, *mut c_char, *mut c_int) -> c_int>,
     pub MPI_Info_get_valuelen: Option<unsafe extern "C" fn(MPI_Info, *const c_char, *mut c_int, *mut c_int) -> c_int>,
     pub MPI_Info_set: Option<unsafe extern "C" fn(MPI_Info, *const c_char, *const c_char) -> c_int>,
-    pub MPI_Info_toint: Option<unsafe extern "C" fn(MPI_Info) -> c_int>,
     pub MPI_Init: Option<unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int>,
     pub MPI_Init_thread: Option<unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int>,
     pub MPI_Initialized: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
@@ -355,7 +350,6 @@ pub struct Functions {
     pub MPI_Keyval_create: Option<unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>,
     pub MPI_Keyval_free: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
     pub MPI_Lookup_name: Option<unsafe extern "C" fn(*const c_char, MPI_Info, *mut c_char) -> c_int>,
-    pub MPI_Message_toint: Option<unsafe extern "C" fn(MPI_Message) -> c_int>,
     pub MPI_Mprobe: Option<unsafe extern "C" fn(c_int, c_int, MPI_Comm, *mut MPI_Message, *mut MPI_Status) -> c_int>,
     pub MPI_Mrecv: Option<unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, *mut MPI_Message, *mut MPI_Status) -> c_int>,
     pub MPI_Mrecv_c: Option<unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Message, *mut MPI_Status) -> c_int>,
@@ -383,7 +377,6 @@ pub struct Functions {
     pub MPI_Op_create: Option<unsafe extern "C" fn(Callback, c_int, *mut MPI_Op) -> c_int>,
     pub MPI_Op_create_c: Option<unsafe extern "C" fn(Callback, c_int, *mut MPI_Op) -> c_int>,
     pub MPI_Op_free: Option<unsafe extern "C" fn(*mut MPI_Op) -> c_int>,
-    pub MPI_Op_toint: Option<unsafe extern "C" fn(MPI_Op) -> c_int>,
     pub MPI_Open_port: Option<unsafe extern "C" fn(MPI_Info, *mut c_char) -> c_int>,
     pub MPI_Pack: Option<unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, *mut c_int, MPI_Comm) -> c_int>,
     pub MPI_Pack_c: Option<unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, *mut MPI_Count, MPI_Comm) -> c_int>,
@@ -434,7 +427,6 @@ pub struct Functions {
     pub MPI_Request_get_status_all: Option<unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>,
     pub MPI_Request_get_status_any: Option<unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>,
     pub MPI_Request_get_status_some: Option<unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>,
-    pub MPI_Request_toint: Option<unsafe extern "C" fn(MPI_Request) -> c_int>,
     pub MPI_Rget: Option<unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>,
     pub MPI_Rget_c: Option<unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>,
     pub MPI_Rget_accumulate: Option<unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Op, MPI_Win, *mut MPI_Request) -> c_int>,
@@ -481,7 +473,6 @@ pub struct Functions {
     pub MPI_Session_iflush_buffer: Option<unsafe extern "C" fn(MPI_Session, *mut MPI_Request) -> c_int>,
     pub MPI_Session_init: Option<unsafe extern "C" fn(MPI_Info, MPI_Errhandler, *mut MPI_Session) -> c_int>,
     pub MPI_Session_set_errhandler: Option<unsafe extern "C" fn(MPI_Session, MPI_Errhandler) -> c_int>,
-    pub MPI_Session_toint: Option<unsafe extern "C" fn(MPI_Session) -> c_int>,
     pub MPI_Ssend: Option<unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>,
     pub MPI_Ssend_c: Option<unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>,
     pub MPI_Ssend_init: Option<unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>,
@@ -552,7 +543,6 @@ pub struct Functions {
     pub MPI_Type_size: Option<unsafe extern "C" fn(MPI_Datatype, *mut c_int) -> c_int>,
     pub MPI_Type_size_c: Option<unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>,
     pub MPI_Type_size_x: Option<unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>,
-    pub MPI_Type_toint: Option<unsafe extern "C" fn(MPI_Datatype) -> c_int>,
     pub MPI_Type_vector: Option<unsafe extern "C" fn(c_int, c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>,
     pub MPI_Type_vector_c: Option<unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>,
     pub MPI_Unpack: Option<unsafe extern "C" fn(*const c_void, c_int, *mut c_int, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>,
@@ -602,7 +592,6 @@ pub struct Functions {
     pub MPI_Win_start: Option<unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>,
     pub MPI_Win_sync: Option<unsafe extern "C" fn(MPI_Win) -> c_int>,
     pub MPI_Win_test: Option<unsafe extern "C" fn(MPI_Win, *mut c_int) -> c_int>,
-    pub MPI_Win_toint: Option<unsafe extern "C" fn(MPI_Win) -> c_int>,
     pub MPI_Win_unlock: Option<unsafe extern "C" fn(c_int, MPI_Win) -> c_int>,
     pub MPI_Win_unlock_all: Option<unsafe extern "C" fn(MPI_Win) -> c_int>,
     pub MPI_Win_wait: Option<unsafe extern "C" fn(MPI_Win) -> c_int>,
@@ -724,7 +713,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Comm_split",
     "MPI_Comm_split_type",
     "MPI_Comm_test_inter",
-    "MPI_Comm_toint",
     "MPI_Compare_and_swap",
     "MPI_Dims_create",
     "MPI_Dist_graph_create",
@@ -732,7 +720,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Dist_graph_neighbors",
     "MPI_Dist_graph_neighbors_count",
     "MPI_Errhandler_free",
-    "MPI_Errhandler_toint",
     "MPI_Error_class",
     "MPI_Error_string",
     "MPI_Exscan",
@@ -807,7 +794,6 @@ pub const NAMES: &[&str] = &[
     "MPI_File_set_size",
     "MPI_File_set_view",
     "MPI_File_sync",
-    "MPI_File_toint",
     "MPI_File_write",
     "MPI_File_write_c",
     "MPI_File_write_all",
@@ -873,7 +859,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Group_range_incl",
     "MPI_Group_rank",
     "MPI_Group_size",
-    "MPI_Group_toint",
     "MPI_Group_translate_ranks",
     "MPI_Group_union",
     "MPI_Iallgather",
@@ -923,7 +908,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Info_get_string",
     "MPI_Info_get_valuelen",
     "MPI_Info_set",
-    "MPI_Info_toint",
     "MPI_Init",
     "MPI_Init_thread",
     "MPI_Initialized",
@@ -959,7 +943,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Keyval_create",
     "MPI_Keyval_free",
     "MPI_Lookup_name",
-    "MPI_Message_toint",
     "MPI_Mprobe",
     "MPI_Mrecv",
     "MPI_Mrecv_c",
@@ -987,7 +970,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Op_create",
     "MPI_Op_create_c",
     "MPI_Op_free",
-    "MPI_Op_toint",
     "MPI_Open_port",
     "MPI_Pack",
     "MPI_Pack_c",
@@ -1038,7 +1020,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Request_get_status_all",
     "MPI_Request_get_status_any",
     "MPI_Request_get_status_some",
-    "MPI_Request_toint",
     "MPI_Rget",
     "MPI_Rget_c",
     "MPI_Rget_accumulate",
@@ -1085,7 +1066,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Session_iflush_buffer",
     "MPI_Session_init",
     "MPI_Session_set_errhandler",
-    "MPI_Session_toint",
     "MPI_Ssend",
     "MPI_Ssend_c",
     "MPI_Ssend_init",
@@ -1156,7 +1136,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Type_size",
     "MPI_Type_size_c",
     "MPI_Type_size_x",
-    "MPI_Type_toint",
     "MPI_Type_vector",
     "MPI_Type_vector_c",
     "MPI_Unpack",
@@ -1206,7 +1185,6 @@ pub const NAMES: &[&str] = &[
     "MPI_Win_start",
     "MPI_Win_sync",
     "MPI_Win_test",
-    "MPI_Win_toint",
     "MPI_Win_unlock",
     "MPI_Win_unlock_all",
     "MPI_Win_wait",
@@ -1220,7 +1198,7 @@ pub const NAMES: &[&str] = &[
 /// The published entries, one per table slot: the wrappers' fast path is
 /// a load, a null test and the indirect call (a null entry: not loaded
 /// yet, or not provided; the slow path tells them apart).
-static FAST: [AtomicPtr<c_void>; 600] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 600];
+static FAST: [AtomicPtr<c_void>; 589] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 589];
 
 impl Functions {
     /// Resolves every entry with `lookup` (a null pointer: not provided).
@@ -1336,7 +1314,6 @@ impl Functions {
                 MPI_Comm_split: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Comm_split")),
                 MPI_Comm_split_type: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Comm_split_type")),
                 MPI_Comm_test_inter: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Comm_test_inter")),
-                MPI_Comm_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Comm_toint")),
                 MPI_Compare_and_swap: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Compare_and_swap")),
                 MPI_Dims_create: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Dims_create")),
                 MPI_Dist_graph_create: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Dist_graph_create")),
@@ -1344,7 +1321,6 @@ impl Functions {
                 MPI_Dist_graph_neighbors: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Dist_graph_neighbors")),
                 MPI_Dist_graph_neighbors_count: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Dist_graph_neighbors_count")),
                 MPI_Errhandler_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Errhandler_free")),
-                MPI_Errhandler_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Errhandler_toint")),
                 MPI_Error_class: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Error_class")),
                 MPI_Error_string: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Error_string")),
                 MPI_Exscan: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Exscan")),
@@ -1419,7 +1395,6 @@ impl Functions {
                 MPI_File_set_size: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_set_size")),
                 MPI_File_set_view: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_set_view")),
                 MPI_File_sync: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_sync")),
-                MPI_File_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_toint")),
                 MPI_File_write: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_write")),
                 MPI_File_write_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_write_c")),
                 MPI_File_write_all: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_File_write_all")),
@@ -1485,7 +1460,6 @@ impl Functions {
                 MPI_Group_range_incl: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_range_incl")),
                 MPI_Group_rank: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_rank")),
                 MPI_Group_size: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_size")),
-                MPI_Group_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_toint")),
                 MPI_Group_translate_ranks: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_translate_ranks")),
                 MPI_Group_union: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Group_union")),
                 MPI_Iallgather: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Iallgather")),
@@ -1535,7 +1509,6 @@ impl Functions {
                 MPI_Info_get_string: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Info_get_string")),
                 MPI_Info_get_valuelen: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Info_get_valuelen")),
                 MPI_Info_set: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Info_set")),
-                MPI_Info_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Info_toint")),
                 MPI_Init: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Init")),
                 MPI_Init_thread: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Init_thread")),
                 MPI_Initialized: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Initialized")),
@@ -1571,7 +1544,6 @@ impl Functions {
                 MPI_Keyval_create: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Keyval_create")),
                 MPI_Keyval_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Keyval_free")),
                 MPI_Lookup_name: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Lookup_name")),
-                MPI_Message_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Message_toint")),
                 MPI_Mprobe: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Mprobe")),
                 MPI_Mrecv: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Mrecv")),
                 MPI_Mrecv_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Mrecv_c")),
@@ -1599,7 +1571,6 @@ impl Functions {
                 MPI_Op_create: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Op_create")),
                 MPI_Op_create_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Op_create_c")),
                 MPI_Op_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Op_free")),
-                MPI_Op_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Op_toint")),
                 MPI_Open_port: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Open_port")),
                 MPI_Pack: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Pack")),
                 MPI_Pack_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Pack_c")),
@@ -1650,7 +1621,6 @@ impl Functions {
                 MPI_Request_get_status_all: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Request_get_status_all")),
                 MPI_Request_get_status_any: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Request_get_status_any")),
                 MPI_Request_get_status_some: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Request_get_status_some")),
-                MPI_Request_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Request_toint")),
                 MPI_Rget: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Rget")),
                 MPI_Rget_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Rget_c")),
                 MPI_Rget_accumulate: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Rget_accumulate")),
@@ -1697,7 +1667,6 @@ impl Functions {
                 MPI_Session_iflush_buffer: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Session_iflush_buffer")),
                 MPI_Session_init: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Session_init")),
                 MPI_Session_set_errhandler: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Session_set_errhandler")),
-                MPI_Session_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Session_toint")),
                 MPI_Ssend: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Ssend")),
                 MPI_Ssend_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Ssend_c")),
                 MPI_Ssend_init: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Ssend_init")),
@@ -1768,7 +1737,6 @@ impl Functions {
                 MPI_Type_size: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_size")),
                 MPI_Type_size_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_size_c")),
                 MPI_Type_size_x: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_size_x")),
-                MPI_Type_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_toint")),
                 MPI_Type_vector: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_vector")),
                 MPI_Type_vector_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Type_vector_c")),
                 MPI_Unpack: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Unpack")),
@@ -1818,7 +1786,6 @@ impl Functions {
                 MPI_Win_start: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_start")),
                 MPI_Win_sync: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_sync")),
                 MPI_Win_test: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_test")),
-                MPI_Win_toint: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_toint")),
                 MPI_Win_unlock: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_unlock")),
                 MPI_Win_unlock_all: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_unlock_all")),
                 MPI_Win_wait: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Win_wait")),
@@ -1947,497 +1914,486 @@ impl Functions {
         FAST[106].store(self.MPI_Comm_split.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[107].store(self.MPI_Comm_split_type.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[108].store(self.MPI_Comm_test_inter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[109].store(self.MPI_Comm_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[110].store(self.MPI_Compare_and_swap.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[111].store(self.MPI_Dims_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[112].store(self.MPI_Dist_graph_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[113].store(self.MPI_Dist_graph_create_adjacent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[114].store(self.MPI_Dist_graph_neighbors.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[115].store(self.MPI_Dist_graph_neighbors_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[116].store(self.MPI_Errhandler_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[117].store(self.MPI_Errhandler_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[118].store(self.MPI_Error_class.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[119].store(self.MPI_Error_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[120].store(self.MPI_Exscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[121].store(self.MPI_Exscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[122].store(self.MPI_Exscan_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[123].store(self.MPI_Exscan_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[124].store(self.MPI_Fetch_and_op.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[125].store(self.MPI_File_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[126].store(self.MPI_File_close.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[127].store(self.MPI_File_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[128].store(self.MPI_File_delete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[129].store(self.MPI_File_get_amode.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[130].store(self.MPI_File_get_atomicity.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[131].store(self.MPI_File_get_byte_offset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[132].store(self.MPI_File_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[133].store(self.MPI_File_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[134].store(self.MPI_File_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[135].store(self.MPI_File_get_position.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[136].store(self.MPI_File_get_position_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[137].store(self.MPI_File_get_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[138].store(self.MPI_File_get_type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[139].store(self.MPI_File_get_type_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[140].store(self.MPI_File_get_view.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[141].store(self.MPI_File_iread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[142].store(self.MPI_File_iread_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[143].store(self.MPI_File_iread_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[144].store(self.MPI_File_iread_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[145].store(self.MPI_File_iread_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[146].store(self.MPI_File_iread_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[147].store(self.MPI_File_iread_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[148].store(self.MPI_File_iread_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[149].store(self.MPI_File_iread_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[150].store(self.MPI_File_iread_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[151].store(self.MPI_File_iwrite.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[152].store(self.MPI_File_iwrite_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[153].store(self.MPI_File_iwrite_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[154].store(self.MPI_File_iwrite_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[155].store(self.MPI_File_iwrite_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[156].store(self.MPI_File_iwrite_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[157].store(self.MPI_File_iwrite_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[158].store(self.MPI_File_iwrite_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[159].store(self.MPI_File_iwrite_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[160].store(self.MPI_File_iwrite_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[161].store(self.MPI_File_open.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[162].store(self.MPI_File_preallocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[163].store(self.MPI_File_read.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[164].store(self.MPI_File_read_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[165].store(self.MPI_File_read_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[166].store(self.MPI_File_read_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[167].store(self.MPI_File_read_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[168].store(self.MPI_File_read_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[169].store(self.MPI_File_read_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[170].store(self.MPI_File_read_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[171].store(self.MPI_File_read_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[172].store(self.MPI_File_read_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[173].store(self.MPI_File_read_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[174].store(self.MPI_File_read_at_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[175].store(self.MPI_File_read_at_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[176].store(self.MPI_File_read_at_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[177].store(self.MPI_File_read_ordered.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[178].store(self.MPI_File_read_ordered_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[179].store(self.MPI_File_read_ordered_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[180].store(self.MPI_File_read_ordered_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[181].store(self.MPI_File_read_ordered_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[182].store(self.MPI_File_read_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[183].store(self.MPI_File_read_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[184].store(self.MPI_File_seek.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[185].store(self.MPI_File_seek_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[186].store(self.MPI_File_set_atomicity.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[187].store(self.MPI_File_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[188].store(self.MPI_File_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[189].store(self.MPI_File_set_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[190].store(self.MPI_File_set_view.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[191].store(self.MPI_File_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[192].store(self.MPI_File_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[193].store(self.MPI_File_write.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[194].store(self.MPI_File_write_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[195].store(self.MPI_File_write_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[196].store(self.MPI_File_write_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[197].store(self.MPI_File_write_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[198].store(self.MPI_File_write_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[199].store(self.MPI_File_write_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[200].store(self.MPI_File_write_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[201].store(self.MPI_File_write_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[202].store(self.MPI_File_write_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[203].store(self.MPI_File_write_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[204].store(self.MPI_File_write_at_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[205].store(self.MPI_File_write_at_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[206].store(self.MPI_File_write_at_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[207].store(self.MPI_File_write_ordered.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[208].store(self.MPI_File_write_ordered_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[209].store(self.MPI_File_write_ordered_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[210].store(self.MPI_File_write_ordered_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[211].store(self.MPI_File_write_ordered_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[212].store(self.MPI_File_write_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[213].store(self.MPI_File_write_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[214].store(self.MPI_Finalize.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[215].store(self.MPI_Finalized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[216].store(self.MPI_Free_mem.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[217].store(self.MPI_Gather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[218].store(self.MPI_Gather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[219].store(self.MPI_Gather_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[220].store(self.MPI_Gather_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[221].store(self.MPI_Gatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[222].store(self.MPI_Gatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[223].store(self.MPI_Gatherv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[224].store(self.MPI_Gatherv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[225].store(self.MPI_Get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[226].store(self.MPI_Get_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[227].store(self.MPI_Get_accumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[228].store(self.MPI_Get_accumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[229].store(self.MPI_Get_address.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[230].store(self.MPI_Get_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[231].store(self.MPI_Get_count_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[232].store(self.MPI_Get_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[233].store(self.MPI_Get_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[234].store(self.MPI_Get_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[235].store(self.MPI_Get_hw_resource_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[236].store(self.MPI_Get_library_version.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[237].store(self.MPI_Get_processor_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[238].store(self.MPI_Get_version.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[239].store(self.MPI_Graph_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[240].store(self.MPI_Graph_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[241].store(self.MPI_Graph_map.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[242].store(self.MPI_Graph_neighbors.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[243].store(self.MPI_Graph_neighbors_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[244].store(self.MPI_Graphdims_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[245].store(self.MPI_Grequest_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[246].store(self.MPI_Grequest_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[247].store(self.MPI_Group_compare.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[248].store(self.MPI_Group_difference.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[249].store(self.MPI_Group_excl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[250].store(self.MPI_Group_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[251].store(self.MPI_Group_from_session_pset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[252].store(self.MPI_Group_incl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[253].store(self.MPI_Group_intersection.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[254].store(self.MPI_Group_range_excl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[255].store(self.MPI_Group_range_incl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[256].store(self.MPI_Group_rank.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[257].store(self.MPI_Group_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[258].store(self.MPI_Group_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[259].store(self.MPI_Group_translate_ranks.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[260].store(self.MPI_Group_union.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[261].store(self.MPI_Iallgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[262].store(self.MPI_Iallgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[263].store(self.MPI_Iallgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[264].store(self.MPI_Iallgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[265].store(self.MPI_Iallreduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[266].store(self.MPI_Iallreduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[267].store(self.MPI_Ialltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[268].store(self.MPI_Ialltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[269].store(self.MPI_Ialltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[270].store(self.MPI_Ialltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[271].store(self.MPI_Ialltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[272].store(self.MPI_Ialltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[273].store(self.MPI_Ibarrier.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[274].store(self.MPI_Ibcast.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[275].store(self.MPI_Ibcast_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[276].store(self.MPI_Ibsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[277].store(self.MPI_Ibsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[278].store(self.MPI_Iexscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[279].store(self.MPI_Iexscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[280].store(self.MPI_Igather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[281].store(self.MPI_Igather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[282].store(self.MPI_Igatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[283].store(self.MPI_Igatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[284].store(self.MPI_Improbe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[285].store(self.MPI_Imrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[286].store(self.MPI_Imrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[287].store(self.MPI_Ineighbor_allgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[288].store(self.MPI_Ineighbor_allgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[289].store(self.MPI_Ineighbor_allgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[290].store(self.MPI_Ineighbor_allgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[291].store(self.MPI_Ineighbor_alltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[292].store(self.MPI_Ineighbor_alltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[293].store(self.MPI_Ineighbor_alltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[294].store(self.MPI_Ineighbor_alltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[295].store(self.MPI_Ineighbor_alltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[296].store(self.MPI_Ineighbor_alltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[297].store(self.MPI_Info_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[298].store(self.MPI_Info_create_env.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[299].store(self.MPI_Info_delete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[300].store(self.MPI_Info_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[301].store(self.MPI_Info_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[302].store(self.MPI_Info_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[303].store(self.MPI_Info_get_nkeys.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[304].store(self.MPI_Info_get_nthkey.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[305].store(self.MPI_Info_get_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[306].store(self.MPI_Info_get_valuelen.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[307].store(self.MPI_Info_set.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[308].store(self.MPI_Info_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[309].store(self.MPI_Init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[310].store(self.MPI_Init_thread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[311].store(self.MPI_Initialized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[312].store(self.MPI_Intercomm_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[313].store(self.MPI_Intercomm_create_from_groups.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[314].store(self.MPI_Intercomm_merge.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[315].store(self.MPI_Iprobe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[316].store(self.MPI_Irecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[317].store(self.MPI_Irecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[318].store(self.MPI_Ireduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[319].store(self.MPI_Ireduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[320].store(self.MPI_Ireduce_scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[321].store(self.MPI_Ireduce_scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[322].store(self.MPI_Ireduce_scatter_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[323].store(self.MPI_Ireduce_scatter_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[324].store(self.MPI_Irsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[325].store(self.MPI_Irsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[326].store(self.MPI_Is_thread_main.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[327].store(self.MPI_Iscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[328].store(self.MPI_Iscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[329].store(self.MPI_Iscatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[330].store(self.MPI_Iscatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[331].store(self.MPI_Iscatterv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[332].store(self.MPI_Iscatterv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[333].store(self.MPI_Isend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[334].store(self.MPI_Isend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[335].store(self.MPI_Isendrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[336].store(self.MPI_Isendrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[337].store(self.MPI_Isendrecv_replace.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[338].store(self.MPI_Isendrecv_replace_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[339].store(self.MPI_Issend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[340].store(self.MPI_Issend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[341].store(self.MPI_Keyval_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[342].store(self.MPI_Keyval_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[343].store(self.MPI_Lookup_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[344].store(self.MPI_Message_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[345].store(self.MPI_Mprobe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[346].store(self.MPI_Mrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[347].store(self.MPI_Mrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[348].store(self.MPI_Neighbor_allgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[349].store(self.MPI_Neighbor_allgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[350].store(self.MPI_Neighbor_allgather_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[351].store(self.MPI_Neighbor_allgather_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[352].store(self.MPI_Neighbor_allgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[353].store(self.MPI_Neighbor_allgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[354].store(self.MPI_Neighbor_allgatherv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[355].store(self.MPI_Neighbor_allgatherv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[356].store(self.MPI_Neighbor_alltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[357].store(self.MPI_Neighbor_alltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[358].store(self.MPI_Neighbor_alltoall_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[359].store(self.MPI_Neighbor_alltoall_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[360].store(self.MPI_Neighbor_alltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[361].store(self.MPI_Neighbor_alltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[362].store(self.MPI_Neighbor_alltoallv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[363].store(self.MPI_Neighbor_alltoallv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[364].store(self.MPI_Neighbor_alltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[365].store(self.MPI_Neighbor_alltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[366].store(self.MPI_Neighbor_alltoallw_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[367].store(self.MPI_Neighbor_alltoallw_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[368].store(self.MPI_Op_commutative.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[369].store(self.MPI_Op_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[370].store(self.MPI_Op_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[371].store(self.MPI_Op_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[372].store(self.MPI_Op_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[373].store(self.MPI_Open_port.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[374].store(self.MPI_Pack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[375].store(self.MPI_Pack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[376].store(self.MPI_Pack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[377].store(self.MPI_Pack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[378].store(self.MPI_Pack_external_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[379].store(self.MPI_Pack_external_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[380].store(self.MPI_Pack_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[381].store(self.MPI_Pack_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[382].store(self.MPI_Parrived.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[383].store(self.MPI_Pready.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[384].store(self.MPI_Pready_list.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[385].store(self.MPI_Pready_range.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[386].store(self.MPI_Precv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[387].store(self.MPI_Probe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[388].store(self.MPI_Psend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[389].store(self.MPI_Publish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[390].store(self.MPI_Put.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[391].store(self.MPI_Put_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[392].store(self.MPI_Query_thread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[393].store(self.MPI_Raccumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[394].store(self.MPI_Raccumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[395].store(self.MPI_Recv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[396].store(self.MPI_Recv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[397].store(self.MPI_Recv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[398].store(self.MPI_Recv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[399].store(self.MPI_Reduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[400].store(self.MPI_Reduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[401].store(self.MPI_Reduce_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[402].store(self.MPI_Reduce_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[403].store(self.MPI_Reduce_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[404].store(self.MPI_Reduce_local_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[405].store(self.MPI_Reduce_scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[406].store(self.MPI_Reduce_scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[407].store(self.MPI_Reduce_scatter_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[408].store(self.MPI_Reduce_scatter_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[409].store(self.MPI_Reduce_scatter_block_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[410].store(self.MPI_Reduce_scatter_block_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[411].store(self.MPI_Reduce_scatter_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[412].store(self.MPI_Reduce_scatter_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[413].store(self.MPI_Register_datarep.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[414].store(self.MPI_Register_datarep_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[415].store(self.MPI_Remove_error_class.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[416].store(self.MPI_Remove_error_code.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[417].store(self.MPI_Remove_error_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[418].store(self.MPI_Request_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[419].store(self.MPI_Request_get_status.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[420].store(self.MPI_Request_get_status_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[421].store(self.MPI_Request_get_status_any.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[422].store(self.MPI_Request_get_status_some.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[423].store(self.MPI_Request_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[424].store(self.MPI_Rget.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[425].store(self.MPI_Rget_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[426].store(self.MPI_Rget_accumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[427].store(self.MPI_Rget_accumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[428].store(self.MPI_Rput.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[429].store(self.MPI_Rput_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[430].store(self.MPI_Rsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[431].store(self.MPI_Rsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[432].store(self.MPI_Rsend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[433].store(self.MPI_Rsend_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[434].store(self.MPI_Scan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[435].store(self.MPI_Scan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[436].store(self.MPI_Scan_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[437].store(self.MPI_Scan_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[438].store(self.MPI_Scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[439].store(self.MPI_Scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[440].store(self.MPI_Scatter_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[441].store(self.MPI_Scatter_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[442].store(self.MPI_Scatterv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[443].store(self.MPI_Scatterv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[444].store(self.MPI_Scatterv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[445].store(self.MPI_Scatterv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[446].store(self.MPI_Send.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[447].store(self.MPI_Send_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[448].store(self.MPI_Send_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[449].store(self.MPI_Send_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[450].store(self.MPI_Sendrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[451].store(self.MPI_Sendrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[452].store(self.MPI_Sendrecv_replace.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[453].store(self.MPI_Sendrecv_replace_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[454].store(self.MPI_Session_attach_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[455].store(self.MPI_Session_attach_buffer_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[456].store(self.MPI_Session_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[457].store(self.MPI_Session_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[458].store(self.MPI_Session_detach_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[459].store(self.MPI_Session_detach_buffer_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[460].store(self.MPI_Session_finalize.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[461].store(self.MPI_Session_flush_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[462].store(self.MPI_Session_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[463].store(self.MPI_Session_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[464].store(self.MPI_Session_get_nth_pset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[465].store(self.MPI_Session_get_num_psets.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[466].store(self.MPI_Session_get_pset_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[467].store(self.MPI_Session_iflush_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[468].store(self.MPI_Session_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[469].store(self.MPI_Session_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[470].store(self.MPI_Session_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[471].store(self.MPI_Ssend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[472].store(self.MPI_Ssend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[473].store(self.MPI_Ssend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[474].store(self.MPI_Ssend_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[475].store(self.MPI_Start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[476].store(self.MPI_Startall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[477].store(self.MPI_Status_get_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[478].store(self.MPI_Status_get_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[479].store(self.MPI_Status_get_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[480].store(self.MPI_Status_set_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[481].store(self.MPI_Status_set_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[482].store(self.MPI_Status_set_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[483].store(self.MPI_Status_set_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[484].store(self.MPI_Status_set_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[485].store(self.MPI_Status_set_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[486].store(self.MPI_Status_set_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[487].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[488].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[489].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[490].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[491].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[492].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[493].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[494].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[495].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[496].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[497].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[498].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[499].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[500].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[501].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[502].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[503].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[504].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[505].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[506].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[507].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[508].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[509].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[510].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[511].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[512].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[513].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[514].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[515].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[516].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[517].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[518].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[519].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[520].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[521].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[522].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[523].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[524].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[525].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[526].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[527].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[528].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[529].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[530].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[531].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[532].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[533].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[534].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[535].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[536].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[537].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[538].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[539].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[540].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[541].store(self.MPI_Type_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[542].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[543].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[544].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[545].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[546].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[547].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[548].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[549].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[550].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[551].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[552].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[553].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[554].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[555].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[556].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[557].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[558].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[559].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[560].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[561].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[562].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[563].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[564].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[565].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[566].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[567].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[568].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[569].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[570].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[571].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[572].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[573].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[574].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[575].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[576].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[577].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[578].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[579].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[580].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[581].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[582].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[583].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[584].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[585].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[586].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[587].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[588].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[589].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[590].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[591].store(self.MPI_Win_toint.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[592].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[593].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[594].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[595].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[596].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[597].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[598].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[599].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[109].store(self.MPI_Compare_and_swap.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[110].store(self.MPI_Dims_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[111].store(self.MPI_Dist_graph_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[112].store(self.MPI_Dist_graph_create_adjacent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[113].store(self.MPI_Dist_graph_neighbors.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[114].store(self.MPI_Dist_graph_neighbors_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[115].store(self.MPI_Errhandler_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[116].store(self.MPI_Error_class.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[117].store(self.MPI_Error_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[118].store(self.MPI_Exscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[119].store(self.MPI_Exscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[120].store(self.MPI_Exscan_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[121].store(self.MPI_Exscan_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[122].store(self.MPI_Fetch_and_op.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[123].store(self.MPI_File_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[124].store(self.MPI_File_close.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[125].store(self.MPI_File_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[126].store(self.MPI_File_delete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[127].store(self.MPI_File_get_amode.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[128].store(self.MPI_File_get_atomicity.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[129].store(self.MPI_File_get_byte_offset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[130].store(self.MPI_File_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[131].store(self.MPI_File_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[132].store(self.MPI_File_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[133].store(self.MPI_File_get_position.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[134].store(self.MPI_File_get_position_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[135].store(self.MPI_File_get_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[136].store(self.MPI_File_get_type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[137].store(self.MPI_File_get_type_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[138].store(self.MPI_File_get_view.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[139].store(self.MPI_File_iread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[140].store(self.MPI_File_iread_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[141].store(self.MPI_File_iread_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[142].store(self.MPI_File_iread_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[143].store(self.MPI_File_iread_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[144].store(self.MPI_File_iread_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[145].store(self.MPI_File_iread_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[146].store(self.MPI_File_iread_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[147].store(self.MPI_File_iread_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[148].store(self.MPI_File_iread_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[149].store(self.MPI_File_iwrite.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[150].store(self.MPI_File_iwrite_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[151].store(self.MPI_File_iwrite_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[152].store(self.MPI_File_iwrite_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[153].store(self.MPI_File_iwrite_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[154].store(self.MPI_File_iwrite_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[155].store(self.MPI_File_iwrite_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[156].store(self.MPI_File_iwrite_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[157].store(self.MPI_File_iwrite_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[158].store(self.MPI_File_iwrite_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[159].store(self.MPI_File_open.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[160].store(self.MPI_File_preallocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[161].store(self.MPI_File_read.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[162].store(self.MPI_File_read_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[163].store(self.MPI_File_read_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[164].store(self.MPI_File_read_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[165].store(self.MPI_File_read_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[166].store(self.MPI_File_read_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[167].store(self.MPI_File_read_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[168].store(self.MPI_File_read_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[169].store(self.MPI_File_read_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[170].store(self.MPI_File_read_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[171].store(self.MPI_File_read_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[172].store(self.MPI_File_read_at_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[173].store(self.MPI_File_read_at_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[174].store(self.MPI_File_read_at_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[175].store(self.MPI_File_read_ordered.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[176].store(self.MPI_File_read_ordered_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[177].store(self.MPI_File_read_ordered_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[178].store(self.MPI_File_read_ordered_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[179].store(self.MPI_File_read_ordered_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[180].store(self.MPI_File_read_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[181].store(self.MPI_File_read_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[182].store(self.MPI_File_seek.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[183].store(self.MPI_File_seek_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[184].store(self.MPI_File_set_atomicity.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[185].store(self.MPI_File_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[186].store(self.MPI_File_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[187].store(self.MPI_File_set_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[188].store(self.MPI_File_set_view.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[189].store(self.MPI_File_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[190].store(self.MPI_File_write.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[191].store(self.MPI_File_write_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[192].store(self.MPI_File_write_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[193].store(self.MPI_File_write_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[194].store(self.MPI_File_write_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[195].store(self.MPI_File_write_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[196].store(self.MPI_File_write_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[197].store(self.MPI_File_write_at.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[198].store(self.MPI_File_write_at_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[199].store(self.MPI_File_write_at_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[200].store(self.MPI_File_write_at_all_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[201].store(self.MPI_File_write_at_all_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[202].store(self.MPI_File_write_at_all_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[203].store(self.MPI_File_write_at_all_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[204].store(self.MPI_File_write_ordered.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[205].store(self.MPI_File_write_ordered_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[206].store(self.MPI_File_write_ordered_begin.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[207].store(self.MPI_File_write_ordered_begin_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[208].store(self.MPI_File_write_ordered_end.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[209].store(self.MPI_File_write_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[210].store(self.MPI_File_write_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[211].store(self.MPI_Finalize.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[212].store(self.MPI_Finalized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[213].store(self.MPI_Free_mem.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[214].store(self.MPI_Gather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[215].store(self.MPI_Gather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[216].store(self.MPI_Gather_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[217].store(self.MPI_Gather_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[218].store(self.MPI_Gatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[219].store(self.MPI_Gatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[220].store(self.MPI_Gatherv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[221].store(self.MPI_Gatherv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[222].store(self.MPI_Get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[223].store(self.MPI_Get_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[224].store(self.MPI_Get_accumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[225].store(self.MPI_Get_accumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[226].store(self.MPI_Get_address.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[227].store(self.MPI_Get_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[228].store(self.MPI_Get_count_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[229].store(self.MPI_Get_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[230].store(self.MPI_Get_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[231].store(self.MPI_Get_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[232].store(self.MPI_Get_hw_resource_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[233].store(self.MPI_Get_library_version.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[234].store(self.MPI_Get_processor_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[235].store(self.MPI_Get_version.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[236].store(self.MPI_Graph_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[237].store(self.MPI_Graph_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[238].store(self.MPI_Graph_map.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[239].store(self.MPI_Graph_neighbors.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[240].store(self.MPI_Graph_neighbors_count.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[241].store(self.MPI_Graphdims_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[242].store(self.MPI_Grequest_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[243].store(self.MPI_Grequest_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[244].store(self.MPI_Group_compare.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[245].store(self.MPI_Group_difference.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[246].store(self.MPI_Group_excl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[247].store(self.MPI_Group_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[248].store(self.MPI_Group_from_session_pset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[249].store(self.MPI_Group_incl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[250].store(self.MPI_Group_intersection.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[251].store(self.MPI_Group_range_excl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[252].store(self.MPI_Group_range_incl.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[253].store(self.MPI_Group_rank.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[254].store(self.MPI_Group_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[255].store(self.MPI_Group_translate_ranks.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[256].store(self.MPI_Group_union.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[257].store(self.MPI_Iallgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[258].store(self.MPI_Iallgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[259].store(self.MPI_Iallgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[260].store(self.MPI_Iallgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[261].store(self.MPI_Iallreduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[262].store(self.MPI_Iallreduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[263].store(self.MPI_Ialltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[264].store(self.MPI_Ialltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[265].store(self.MPI_Ialltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[266].store(self.MPI_Ialltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[267].store(self.MPI_Ialltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[268].store(self.MPI_Ialltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[269].store(self.MPI_Ibarrier.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[270].store(self.MPI_Ibcast.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[271].store(self.MPI_Ibcast_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[272].store(self.MPI_Ibsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[273].store(self.MPI_Ibsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[274].store(self.MPI_Iexscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[275].store(self.MPI_Iexscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[276].store(self.MPI_Igather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[277].store(self.MPI_Igather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[278].store(self.MPI_Igatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[279].store(self.MPI_Igatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[280].store(self.MPI_Improbe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[281].store(self.MPI_Imrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[282].store(self.MPI_Imrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[283].store(self.MPI_Ineighbor_allgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[284].store(self.MPI_Ineighbor_allgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[285].store(self.MPI_Ineighbor_allgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[286].store(self.MPI_Ineighbor_allgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[287].store(self.MPI_Ineighbor_alltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[288].store(self.MPI_Ineighbor_alltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[289].store(self.MPI_Ineighbor_alltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[290].store(self.MPI_Ineighbor_alltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[291].store(self.MPI_Ineighbor_alltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[292].store(self.MPI_Ineighbor_alltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[293].store(self.MPI_Info_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[294].store(self.MPI_Info_create_env.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[295].store(self.MPI_Info_delete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[296].store(self.MPI_Info_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[297].store(self.MPI_Info_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[298].store(self.MPI_Info_get.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[299].store(self.MPI_Info_get_nkeys.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[300].store(self.MPI_Info_get_nthkey.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[301].store(self.MPI_Info_get_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[302].store(self.MPI_Info_get_valuelen.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[303].store(self.MPI_Info_set.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[304].store(self.MPI_Init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[305].store(self.MPI_Init_thread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[306].store(self.MPI_Initialized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[307].store(self.MPI_Intercomm_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[308].store(self.MPI_Intercomm_create_from_groups.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[309].store(self.MPI_Intercomm_merge.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[310].store(self.MPI_Iprobe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[311].store(self.MPI_Irecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[312].store(self.MPI_Irecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[313].store(self.MPI_Ireduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[314].store(self.MPI_Ireduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[315].store(self.MPI_Ireduce_scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[316].store(self.MPI_Ireduce_scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[317].store(self.MPI_Ireduce_scatter_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[318].store(self.MPI_Ireduce_scatter_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[319].store(self.MPI_Irsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[320].store(self.MPI_Irsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[321].store(self.MPI_Is_thread_main.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[322].store(self.MPI_Iscan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[323].store(self.MPI_Iscan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[324].store(self.MPI_Iscatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[325].store(self.MPI_Iscatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[326].store(self.MPI_Iscatterv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[327].store(self.MPI_Iscatterv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[328].store(self.MPI_Isend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[329].store(self.MPI_Isend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[330].store(self.MPI_Isendrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[331].store(self.MPI_Isendrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[332].store(self.MPI_Isendrecv_replace.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[333].store(self.MPI_Isendrecv_replace_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[334].store(self.MPI_Issend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[335].store(self.MPI_Issend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[336].store(self.MPI_Keyval_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[337].store(self.MPI_Keyval_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[338].store(self.MPI_Lookup_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[339].store(self.MPI_Mprobe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[340].store(self.MPI_Mrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[341].store(self.MPI_Mrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[342].store(self.MPI_Neighbor_allgather.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[343].store(self.MPI_Neighbor_allgather_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[344].store(self.MPI_Neighbor_allgather_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[345].store(self.MPI_Neighbor_allgather_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[346].store(self.MPI_Neighbor_allgatherv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[347].store(self.MPI_Neighbor_allgatherv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[348].store(self.MPI_Neighbor_allgatherv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[349].store(self.MPI_Neighbor_allgatherv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[350].store(self.MPI_Neighbor_alltoall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[351].store(self.MPI_Neighbor_alltoall_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[352].store(self.MPI_Neighbor_alltoall_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[353].store(self.MPI_Neighbor_alltoall_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[354].store(self.MPI_Neighbor_alltoallv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[355].store(self.MPI_Neighbor_alltoallv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[356].store(self.MPI_Neighbor_alltoallv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[357].store(self.MPI_Neighbor_alltoallv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[358].store(self.MPI_Neighbor_alltoallw.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[359].store(self.MPI_Neighbor_alltoallw_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[360].store(self.MPI_Neighbor_alltoallw_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[361].store(self.MPI_Neighbor_alltoallw_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[362].store(self.MPI_Op_commutative.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[363].store(self.MPI_Op_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[364].store(self.MPI_Op_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[365].store(self.MPI_Op_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[366].store(self.MPI_Open_port.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[367].store(self.MPI_Pack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[368].store(self.MPI_Pack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[369].store(self.MPI_Pack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[370].store(self.MPI_Pack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[371].store(self.MPI_Pack_external_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[372].store(self.MPI_Pack_external_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[373].store(self.MPI_Pack_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[374].store(self.MPI_Pack_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[375].store(self.MPI_Parrived.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[376].store(self.MPI_Pready.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[377].store(self.MPI_Pready_list.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[378].store(self.MPI_Pready_range.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[379].store(self.MPI_Precv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[380].store(self.MPI_Probe.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[381].store(self.MPI_Psend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[382].store(self.MPI_Publish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[383].store(self.MPI_Put.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[384].store(self.MPI_Put_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[385].store(self.MPI_Query_thread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[386].store(self.MPI_Raccumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[387].store(self.MPI_Raccumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[388].store(self.MPI_Recv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[389].store(self.MPI_Recv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[390].store(self.MPI_Recv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[391].store(self.MPI_Recv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[392].store(self.MPI_Reduce.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[393].store(self.MPI_Reduce_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[394].store(self.MPI_Reduce_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[395].store(self.MPI_Reduce_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[396].store(self.MPI_Reduce_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[397].store(self.MPI_Reduce_local_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[398].store(self.MPI_Reduce_scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[399].store(self.MPI_Reduce_scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[400].store(self.MPI_Reduce_scatter_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[401].store(self.MPI_Reduce_scatter_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[402].store(self.MPI_Reduce_scatter_block_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[403].store(self.MPI_Reduce_scatter_block_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[404].store(self.MPI_Reduce_scatter_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[405].store(self.MPI_Reduce_scatter_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[406].store(self.MPI_Register_datarep.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[407].store(self.MPI_Register_datarep_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[408].store(self.MPI_Remove_error_class.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[409].store(self.MPI_Remove_error_code.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[410].store(self.MPI_Remove_error_string.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[411].store(self.MPI_Request_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[412].store(self.MPI_Request_get_status.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[413].store(self.MPI_Request_get_status_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[414].store(self.MPI_Request_get_status_any.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[415].store(self.MPI_Request_get_status_some.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[416].store(self.MPI_Rget.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[417].store(self.MPI_Rget_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[418].store(self.MPI_Rget_accumulate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[419].store(self.MPI_Rget_accumulate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[420].store(self.MPI_Rput.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[421].store(self.MPI_Rput_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[422].store(self.MPI_Rsend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[423].store(self.MPI_Rsend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[424].store(self.MPI_Rsend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[425].store(self.MPI_Rsend_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[426].store(self.MPI_Scan.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[427].store(self.MPI_Scan_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[428].store(self.MPI_Scan_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[429].store(self.MPI_Scan_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[430].store(self.MPI_Scatter.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[431].store(self.MPI_Scatter_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[432].store(self.MPI_Scatter_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[433].store(self.MPI_Scatter_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[434].store(self.MPI_Scatterv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[435].store(self.MPI_Scatterv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[436].store(self.MPI_Scatterv_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[437].store(self.MPI_Scatterv_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[438].store(self.MPI_Send.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[439].store(self.MPI_Send_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[440].store(self.MPI_Send_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[441].store(self.MPI_Send_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[442].store(self.MPI_Sendrecv.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[443].store(self.MPI_Sendrecv_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[444].store(self.MPI_Sendrecv_replace.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[445].store(self.MPI_Sendrecv_replace_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[446].store(self.MPI_Session_attach_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[447].store(self.MPI_Session_attach_buffer_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[448].store(self.MPI_Session_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[449].store(self.MPI_Session_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[450].store(self.MPI_Session_detach_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[451].store(self.MPI_Session_detach_buffer_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[452].store(self.MPI_Session_finalize.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[453].store(self.MPI_Session_flush_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[454].store(self.MPI_Session_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[455].store(self.MPI_Session_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[456].store(self.MPI_Session_get_nth_pset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[457].store(self.MPI_Session_get_num_psets.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[458].store(self.MPI_Session_get_pset_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[459].store(self.MPI_Session_iflush_buffer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[460].store(self.MPI_Session_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[461].store(self.MPI_Session_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[462].store(self.MPI_Ssend.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[463].store(self.MPI_Ssend_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[464].store(self.MPI_Ssend_init.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[465].store(self.MPI_Ssend_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[466].store(self.MPI_Start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[467].store(self.MPI_Startall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[468].store(self.MPI_Status_get_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[469].store(self.MPI_Status_get_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[470].store(self.MPI_Status_get_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[471].store(self.MPI_Status_set_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[472].store(self.MPI_Status_set_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[473].store(self.MPI_Status_set_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[474].store(self.MPI_Status_set_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[475].store(self.MPI_Status_set_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[476].store(self.MPI_Status_set_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[477].store(self.MPI_Status_set_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[478].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[479].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[480].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[481].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[482].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[483].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[484].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[485].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[486].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[487].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[488].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[489].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[490].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[491].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[492].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[493].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[494].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[495].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[496].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[497].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[498].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[499].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[500].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[501].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[502].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[503].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[504].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[505].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[506].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[507].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[508].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[509].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[510].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[511].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[512].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[513].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[514].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[515].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[516].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[517].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[518].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[519].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[520].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[521].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[522].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[523].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[524].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[525].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[526].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[527].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[528].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[529].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[530].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[531].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[532].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[533].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[534].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[535].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[536].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[537].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[538].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[539].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[540].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[541].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[542].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[543].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[544].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[545].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[546].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[547].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[548].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[549].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[550].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[551].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[552].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[553].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[554].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[555].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[556].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[557].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[558].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[559].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[560].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[561].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[562].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[563].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[564].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[565].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[566].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[567].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[568].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[569].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[570].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[571].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[572].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[573].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[574].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[575].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[576].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[577].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[578].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[579].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[580].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[581].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[582].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[583].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[584].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[585].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[586].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[587].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[588].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
     }
 
     /// The names of the entries the library provides.
@@ -2552,7 +2508,6 @@ impl Functions {
         if self.MPI_Comm_split.is_some() { v.push("MPI_Comm_split"); }
         if self.MPI_Comm_split_type.is_some() { v.push("MPI_Comm_split_type"); }
         if self.MPI_Comm_test_inter.is_some() { v.push("MPI_Comm_test_inter"); }
-        if self.MPI_Comm_toint.is_some() { v.push("MPI_Comm_toint"); }
         if self.MPI_Compare_and_swap.is_some() { v.push("MPI_Compare_and_swap"); }
         if self.MPI_Dims_create.is_some() { v.push("MPI_Dims_create"); }
         if self.MPI_Dist_graph_create.is_some() { v.push("MPI_Dist_graph_create"); }
@@ -2560,7 +2515,6 @@ impl Functions {
         if self.MPI_Dist_graph_neighbors.is_some() { v.push("MPI_Dist_graph_neighbors"); }
         if self.MPI_Dist_graph_neighbors_count.is_some() { v.push("MPI_Dist_graph_neighbors_count"); }
         if self.MPI_Errhandler_free.is_some() { v.push("MPI_Errhandler_free"); }
-        if self.MPI_Errhandler_toint.is_some() { v.push("MPI_Errhandler_toint"); }
         if self.MPI_Error_class.is_some() { v.push("MPI_Error_class"); }
         if self.MPI_Error_string.is_some() { v.push("MPI_Error_string"); }
         if self.MPI_Exscan.is_some() { v.push("MPI_Exscan"); }
@@ -2635,7 +2589,6 @@ impl Functions {
         if self.MPI_File_set_size.is_some() { v.push("MPI_File_set_size"); }
         if self.MPI_File_set_view.is_some() { v.push("MPI_File_set_view"); }
         if self.MPI_File_sync.is_some() { v.push("MPI_File_sync"); }
-        if self.MPI_File_toint.is_some() { v.push("MPI_File_toint"); }
         if self.MPI_File_write.is_some() { v.push("MPI_File_write"); }
         if self.MPI_File_write_c.is_some() { v.push("MPI_File_write_c"); }
         if self.MPI_File_write_all.is_some() { v.push("MPI_File_write_all"); }
@@ -2701,7 +2654,6 @@ impl Functions {
         if self.MPI_Group_range_incl.is_some() { v.push("MPI_Group_range_incl"); }
         if self.MPI_Group_rank.is_some() { v.push("MPI_Group_rank"); }
         if self.MPI_Group_size.is_some() { v.push("MPI_Group_size"); }
-        if self.MPI_Group_toint.is_some() { v.push("MPI_Group_toint"); }
         if self.MPI_Group_translate_ranks.is_some() { v.push("MPI_Group_translate_ranks"); }
         if self.MPI_Group_union.is_some() { v.push("MPI_Group_union"); }
         if self.MPI_Iallgather.is_some() { v.push("MPI_Iallgather"); }
@@ -2751,7 +2703,6 @@ impl Functions {
         if self.MPI_Info_get_string.is_some() { v.push("MPI_Info_get_string"); }
         if self.MPI_Info_get_valuelen.is_some() { v.push("MPI_Info_get_valuelen"); }
         if self.MPI_Info_set.is_some() { v.push("MPI_Info_set"); }
-        if self.MPI_Info_toint.is_some() { v.push("MPI_Info_toint"); }
         if self.MPI_Init.is_some() { v.push("MPI_Init"); }
         if self.MPI_Init_thread.is_some() { v.push("MPI_Init_thread"); }
         if self.MPI_Initialized.is_some() { v.push("MPI_Initialized"); }
@@ -2787,7 +2738,6 @@ impl Functions {
         if self.MPI_Keyval_create.is_some() { v.push("MPI_Keyval_create"); }
         if self.MPI_Keyval_free.is_some() { v.push("MPI_Keyval_free"); }
         if self.MPI_Lookup_name.is_some() { v.push("MPI_Lookup_name"); }
-        if self.MPI_Message_toint.is_some() { v.push("MPI_Message_toint"); }
         if self.MPI_Mprobe.is_some() { v.push("MPI_Mprobe"); }
         if self.MPI_Mrecv.is_some() { v.push("MPI_Mrecv"); }
         if self.MPI_Mrecv_c.is_some() { v.push("MPI_Mrecv_c"); }
@@ -2815,7 +2765,6 @@ impl Functions {
         if self.MPI_Op_create.is_some() { v.push("MPI_Op_create"); }
         if self.MPI_Op_create_c.is_some() { v.push("MPI_Op_create_c"); }
         if self.MPI_Op_free.is_some() { v.push("MPI_Op_free"); }
-        if self.MPI_Op_toint.is_some() { v.push("MPI_Op_toint"); }
         if self.MPI_Open_port.is_some() { v.push("MPI_Open_port"); }
         if self.MPI_Pack.is_some() { v.push("MPI_Pack"); }
         if self.MPI_Pack_c.is_some() { v.push("MPI_Pack_c"); }
@@ -2866,7 +2815,6 @@ impl Functions {
         if self.MPI_Request_get_status_all.is_some() { v.push("MPI_Request_get_status_all"); }
         if self.MPI_Request_get_status_any.is_some() { v.push("MPI_Request_get_status_any"); }
         if self.MPI_Request_get_status_some.is_some() { v.push("MPI_Request_get_status_some"); }
-        if self.MPI_Request_toint.is_some() { v.push("MPI_Request_toint"); }
         if self.MPI_Rget.is_some() { v.push("MPI_Rget"); }
         if self.MPI_Rget_c.is_some() { v.push("MPI_Rget_c"); }
         if self.MPI_Rget_accumulate.is_some() { v.push("MPI_Rget_accumulate"); }
@@ -2913,7 +2861,6 @@ impl Functions {
         if self.MPI_Session_iflush_buffer.is_some() { v.push("MPI_Session_iflush_buffer"); }
         if self.MPI_Session_init.is_some() { v.push("MPI_Session_init"); }
         if self.MPI_Session_set_errhandler.is_some() { v.push("MPI_Session_set_errhandler"); }
-        if self.MPI_Session_toint.is_some() { v.push("MPI_Session_toint"); }
         if self.MPI_Ssend.is_some() { v.push("MPI_Ssend"); }
         if self.MPI_Ssend_c.is_some() { v.push("MPI_Ssend_c"); }
         if self.MPI_Ssend_init.is_some() { v.push("MPI_Ssend_init"); }
@@ -2984,7 +2931,6 @@ impl Functions {
         if self.MPI_Type_size.is_some() { v.push("MPI_Type_size"); }
         if self.MPI_Type_size_c.is_some() { v.push("MPI_Type_size_c"); }
         if self.MPI_Type_size_x.is_some() { v.push("MPI_Type_size_x"); }
-        if self.MPI_Type_toint.is_some() { v.push("MPI_Type_toint"); }
         if self.MPI_Type_vector.is_some() { v.push("MPI_Type_vector"); }
         if self.MPI_Type_vector_c.is_some() { v.push("MPI_Type_vector_c"); }
         if self.MPI_Unpack.is_some() { v.push("MPI_Unpack"); }
@@ -3034,7 +2980,6 @@ impl Functions {
         if self.MPI_Win_start.is_some() { v.push("MPI_Win_start"); }
         if self.MPI_Win_sync.is_some() { v.push("MPI_Win_sync"); }
         if self.MPI_Win_test.is_some() { v.push("MPI_Win_test"); }
-        if self.MPI_Win_toint.is_some() { v.push("MPI_Win_toint"); }
         if self.MPI_Win_unlock.is_some() { v.push("MPI_Win_unlock"); }
         if self.MPI_Win_unlock_all.is_some() { v.push("MPI_Win_unlock_all"); }
         if self.MPI_Win_wait.is_some() { v.push("MPI_Win_wait"); }
@@ -4036,17 +3981,8 @@ pub mod ffi {
         match functions().MPI_Comm_test_inter { Some(f) => f(comm, flag), None => missing(c"MPI_Comm_test_inter") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Comm_toint(comm: MPI_Comm) -> c_int {
-        let slot = FAST[109].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm) -> c_int>(slot);
-            return f(comm);
-        }
-        match functions().MPI_Comm_toint { Some(f) => f(comm), None => missing(c"MPI_Comm_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Compare_and_swap(origin_addr: *const c_void, compare_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, win: MPI_Win) -> c_int {
-        let slot = FAST[110].load(Relaxed);
+        let slot = FAST[109].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_void, *mut c_void, MPI_Datatype, c_int, MPI_Aint, MPI_Win) -> c_int>(slot);
             return f(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
@@ -4055,7 +3991,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
-        let slot = FAST[111].load(Relaxed);
+        let slot = FAST[110].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>(slot);
             return f(nnodes, ndims, dims);
@@ -4064,7 +4000,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Dist_graph_create(comm_old: MPI_Comm, n: c_int, sources: *const c_int, degrees: *const c_int, destinations: *const c_int, weights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int {
-        let slot = FAST[112].load(Relaxed);
+        let slot = FAST[111].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *const c_int, *const c_int, *const c_int, *const c_int, MPI_Info, c_int, *mut MPI_Comm) -> c_int>(slot);
             return f(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
@@ -4073,7 +4009,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Dist_graph_create_adjacent(comm_old: MPI_Comm, indegree: c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: c_int, destinations: *const c_int, destweights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) -> c_int {
-        let slot = FAST[113].load(Relaxed);
+        let slot = FAST[112].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *const c_int, *const c_int, c_int, *const c_int, *const c_int, MPI_Info, c_int, *mut MPI_Comm) -> c_int>(slot);
             return f(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
@@ -4082,7 +4018,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Dist_graph_neighbors(comm: MPI_Comm, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) -> c_int {
-        let slot = FAST[114].load(Relaxed);
+        let slot = FAST[113].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *mut c_int, *mut c_int, c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
@@ -4091,7 +4027,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Dist_graph_neighbors_count(comm: MPI_Comm, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int {
-        let slot = FAST[115].load(Relaxed);
+        let slot = FAST[114].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(comm, indegree, outdegree, weighted);
@@ -4100,7 +4036,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[116].load(Relaxed);
+        let slot = FAST[115].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Errhandler) -> c_int>(slot);
             return f(errhandler);
@@ -4108,17 +4044,8 @@ pub mod ffi {
         match functions().MPI_Errhandler_free { Some(f) => f(errhandler), None => missing(c"MPI_Errhandler_free") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Errhandler_toint(errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[117].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Errhandler) -> c_int>(slot);
-            return f(errhandler);
-        }
-        match functions().MPI_Errhandler_toint { Some(f) => f(errhandler), None => missing(c"MPI_Errhandler_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-        let slot = FAST[118].load(Relaxed);
+        let slot = FAST[116].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_int) -> c_int>(slot);
             return f(errorcode, errorclass);
@@ -4127,7 +4054,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[119].load(Relaxed);
+        let slot = FAST[117].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(errorcode, string, resultlen);
@@ -4136,7 +4063,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[120].load(Relaxed);
+        let slot = FAST[118].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm);
@@ -4145,7 +4072,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Exscan_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[121].load(Relaxed);
+        let slot = FAST[119].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm);
@@ -4154,7 +4081,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Exscan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[122].load(Relaxed);
+        let slot = FAST[120].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, info, request);
@@ -4163,7 +4090,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Exscan_init_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[123].load(Relaxed);
+        let slot = FAST[121].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, info, request);
@@ -4172,7 +4099,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Fetch_and_op(origin_addr: *const c_void, result_addr: *mut c_void, datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, op: MPI_Op, win: MPI_Win) -> c_int {
-        let slot = FAST[124].load(Relaxed);
+        let slot = FAST[122].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Datatype, c_int, MPI_Aint, MPI_Op, MPI_Win) -> c_int>(slot);
             return f(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
@@ -4181,7 +4108,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_call_errhandler(fh: MPI_File, errorcode: c_int) -> c_int {
-        let slot = FAST[125].load(Relaxed);
+        let slot = FAST[123].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, c_int) -> c_int>(slot);
             return f(fh, errorcode);
@@ -4190,7 +4117,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_close(fh: *mut MPI_File) -> c_int {
-        let slot = FAST[126].load(Relaxed);
+        let slot = FAST[124].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_File) -> c_int>(slot);
             return f(fh);
@@ -4199,7 +4126,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_create_errhandler(file_errhandler_fn: Callback, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[127].load(Relaxed);
+        let slot = FAST[125].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, *mut MPI_Errhandler) -> c_int>(slot);
             return f(file_errhandler_fn, errhandler);
@@ -4208,7 +4135,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_delete(filename: *const c_char, info: MPI_Info) -> c_int {
-        let slot = FAST[128].load(Relaxed);
+        let slot = FAST[126].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info) -> c_int>(slot);
             return f(filename, info);
@@ -4217,7 +4144,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_amode(fh: MPI_File, amode: *mut c_int) -> c_int {
-        let slot = FAST[129].load(Relaxed);
+        let slot = FAST[127].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_int) -> c_int>(slot);
             return f(fh, amode);
@@ -4226,7 +4153,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_atomicity(fh: MPI_File, flag: *mut c_int) -> c_int {
-        let slot = FAST[130].load(Relaxed);
+        let slot = FAST[128].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_int) -> c_int>(slot);
             return f(fh, flag);
@@ -4235,7 +4162,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_byte_offset(fh: MPI_File, offset: MPI_Offset, disp: *mut MPI_Offset) -> c_int {
-        let slot = FAST[131].load(Relaxed);
+        let slot = FAST[129].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut MPI_Offset) -> c_int>(slot);
             return f(fh, offset, disp);
@@ -4244,7 +4171,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_errhandler(file: MPI_File, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[132].load(Relaxed);
+        let slot = FAST[130].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Errhandler) -> c_int>(slot);
             return f(file, errhandler);
@@ -4253,7 +4180,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_group(fh: MPI_File, group: *mut MPI_Group) -> c_int {
-        let slot = FAST[133].load(Relaxed);
+        let slot = FAST[131].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Group) -> c_int>(slot);
             return f(fh, group);
@@ -4262,7 +4189,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_info(fh: MPI_File, info_used: *mut MPI_Info) -> c_int {
-        let slot = FAST[134].load(Relaxed);
+        let slot = FAST[132].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Info) -> c_int>(slot);
             return f(fh, info_used);
@@ -4271,7 +4198,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_position(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
-        let slot = FAST[135].load(Relaxed);
+        let slot = FAST[133].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Offset) -> c_int>(slot);
             return f(fh, offset);
@@ -4280,7 +4207,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_position_shared(fh: MPI_File, offset: *mut MPI_Offset) -> c_int {
-        let slot = FAST[136].load(Relaxed);
+        let slot = FAST[134].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Offset) -> c_int>(slot);
             return f(fh, offset);
@@ -4289,7 +4216,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_size(fh: MPI_File, size: *mut MPI_Offset) -> c_int {
-        let slot = FAST[137].load(Relaxed);
+        let slot = FAST[135].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Offset) -> c_int>(slot);
             return f(fh, size);
@@ -4298,7 +4225,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_type_extent(fh: MPI_File, datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[138].load(Relaxed);
+        let slot = FAST[136].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(fh, datatype, extent);
@@ -4307,7 +4234,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_type_extent_c(fh: MPI_File, datatype: MPI_Datatype, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[139].load(Relaxed);
+        let slot = FAST[137].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(fh, datatype, extent);
@@ -4316,7 +4243,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_get_view(fh: MPI_File, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char) -> c_int {
-        let slot = FAST[140].load(Relaxed);
+        let slot = FAST[138].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut MPI_Offset, *mut MPI_Datatype, *mut MPI_Datatype, *mut c_char) -> c_int>(slot);
             return f(fh, disp, etype, filetype, datarep);
@@ -4325,7 +4252,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[141].load(Relaxed);
+        let slot = FAST[139].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4334,7 +4261,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[142].load(Relaxed);
+        let slot = FAST[140].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4343,7 +4270,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[143].load(Relaxed);
+        let slot = FAST[141].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4352,7 +4279,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_all_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[144].load(Relaxed);
+        let slot = FAST[142].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4361,7 +4288,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[145].load(Relaxed);
+        let slot = FAST[143].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4370,7 +4297,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_at_c(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[146].load(Relaxed);
+        let slot = FAST[144].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4379,7 +4306,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[147].load(Relaxed);
+        let slot = FAST[145].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4388,7 +4315,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_at_all_c(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[148].load(Relaxed);
+        let slot = FAST[146].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4397,7 +4324,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[149].load(Relaxed);
+        let slot = FAST[147].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4406,7 +4333,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iread_shared_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[150].load(Relaxed);
+        let slot = FAST[148].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4415,7 +4342,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[151].load(Relaxed);
+        let slot = FAST[149].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4424,7 +4351,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[152].load(Relaxed);
+        let slot = FAST[150].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4433,7 +4360,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_all(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[153].load(Relaxed);
+        let slot = FAST[151].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4442,7 +4369,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_all_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[154].load(Relaxed);
+        let slot = FAST[152].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4451,7 +4378,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_at(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[155].load(Relaxed);
+        let slot = FAST[153].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4460,7 +4387,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_at_c(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[156].load(Relaxed);
+        let slot = FAST[154].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4469,7 +4396,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_at_all(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[157].load(Relaxed);
+        let slot = FAST[155].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4478,7 +4405,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_at_all_c(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[158].load(Relaxed);
+        let slot = FAST[156].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, request);
@@ -4487,7 +4414,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_shared(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[159].load(Relaxed);
+        let slot = FAST[157].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4496,7 +4423,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_iwrite_shared_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[160].load(Relaxed);
+        let slot = FAST[158].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Request) -> c_int>(slot);
             return f(fh, buf, count, datatype, request);
@@ -4505,7 +4432,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_open(comm: MPI_Comm, filename: *const c_char, amode: c_int, info: MPI_Info, fh: *mut MPI_File) -> c_int {
-        let slot = FAST[161].load(Relaxed);
+        let slot = FAST[159].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *const c_char, c_int, MPI_Info, *mut MPI_File) -> c_int>(slot);
             return f(comm, filename, amode, info, fh);
@@ -4514,7 +4441,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_preallocate(fh: MPI_File, size: MPI_Offset) -> c_int {
-        let slot = FAST[162].load(Relaxed);
+        let slot = FAST[160].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset) -> c_int>(slot);
             return f(fh, size);
@@ -4523,7 +4450,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[163].load(Relaxed);
+        let slot = FAST[161].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4532,7 +4459,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[164].load(Relaxed);
+        let slot = FAST[162].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4541,7 +4468,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_all(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[165].load(Relaxed);
+        let slot = FAST[163].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4550,7 +4477,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_all_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[166].load(Relaxed);
+        let slot = FAST[164].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4559,7 +4486,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_all_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[167].load(Relaxed);
+        let slot = FAST[165].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4568,7 +4495,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_all_begin_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[168].load(Relaxed);
+        let slot = FAST[166].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4577,7 +4504,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[169].load(Relaxed);
+        let slot = FAST[167].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4586,7 +4513,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[170].load(Relaxed);
+        let slot = FAST[168].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4595,7 +4522,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_c(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[171].load(Relaxed);
+        let slot = FAST[169].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4604,7 +4531,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_all(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[172].load(Relaxed);
+        let slot = FAST[170].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4613,7 +4540,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_all_c(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[173].load(Relaxed);
+        let slot = FAST[171].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4622,7 +4549,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[174].load(Relaxed);
+        let slot = FAST[172].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype);
@@ -4631,7 +4558,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_all_begin_c(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[175].load(Relaxed);
+        let slot = FAST[173].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype);
@@ -4640,7 +4567,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_at_all_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[176].load(Relaxed);
+        let slot = FAST[174].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4649,7 +4576,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_ordered(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[177].load(Relaxed);
+        let slot = FAST[175].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4658,7 +4585,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_ordered_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[178].load(Relaxed);
+        let slot = FAST[176].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4667,7 +4594,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_ordered_begin(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[179].load(Relaxed);
+        let slot = FAST[177].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4676,7 +4603,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_ordered_begin_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[180].load(Relaxed);
+        let slot = FAST[178].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4685,7 +4612,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_ordered_end(fh: MPI_File, buf: *mut c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[181].load(Relaxed);
+        let slot = FAST[179].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4694,7 +4621,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_shared(fh: MPI_File, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[182].load(Relaxed);
+        let slot = FAST[180].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4703,7 +4630,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_read_shared_c(fh: MPI_File, buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[183].load(Relaxed);
+        let slot = FAST[181].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4712,7 +4639,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
-        let slot = FAST[184].load(Relaxed);
+        let slot = FAST[182].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, c_int) -> c_int>(slot);
             return f(fh, offset, whence);
@@ -4721,7 +4648,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_seek_shared(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int {
-        let slot = FAST[185].load(Relaxed);
+        let slot = FAST[183].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, c_int) -> c_int>(slot);
             return f(fh, offset, whence);
@@ -4730,7 +4657,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_set_atomicity(fh: MPI_File, flag: c_int) -> c_int {
-        let slot = FAST[186].load(Relaxed);
+        let slot = FAST[184].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, c_int) -> c_int>(slot);
             return f(fh, flag);
@@ -4739,7 +4666,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_set_errhandler(file: MPI_File, errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[187].load(Relaxed);
+        let slot = FAST[185].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Errhandler) -> c_int>(slot);
             return f(file, errhandler);
@@ -4748,7 +4675,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_set_info(fh: MPI_File, info: MPI_Info) -> c_int {
-        let slot = FAST[188].load(Relaxed);
+        let slot = FAST[186].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Info) -> c_int>(slot);
             return f(fh, info);
@@ -4757,7 +4684,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_set_size(fh: MPI_File, size: MPI_Offset) -> c_int {
-        let slot = FAST[189].load(Relaxed);
+        let slot = FAST[187].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset) -> c_int>(slot);
             return f(fh, size);
@@ -4766,7 +4693,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_set_view(fh: MPI_File, disp: MPI_Offset, etype: MPI_Datatype, filetype: MPI_Datatype, datarep: *const c_char, info: MPI_Info) -> c_int {
-        let slot = FAST[190].load(Relaxed);
+        let slot = FAST[188].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, MPI_Datatype, MPI_Datatype, *const c_char, MPI_Info) -> c_int>(slot);
             return f(fh, disp, etype, filetype, datarep, info);
@@ -4775,7 +4702,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_sync(fh: MPI_File) -> c_int {
-        let slot = FAST[191].load(Relaxed);
+        let slot = FAST[189].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File) -> c_int>(slot);
             return f(fh);
@@ -4783,17 +4710,8 @@ pub mod ffi {
         match functions().MPI_File_sync { Some(f) => f(fh), None => missing(c"MPI_File_sync") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_File_toint(file: MPI_File) -> c_int {
-        let slot = FAST[192].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File) -> c_int>(slot);
-            return f(file);
-        }
-        match functions().MPI_File_toint { Some(f) => f(file), None => missing(c"MPI_File_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_File_write(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[193].load(Relaxed);
+        let slot = FAST[190].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4802,7 +4720,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[194].load(Relaxed);
+        let slot = FAST[191].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4811,7 +4729,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_all(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[195].load(Relaxed);
+        let slot = FAST[192].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4820,7 +4738,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_all_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[196].load(Relaxed);
+        let slot = FAST[193].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4829,7 +4747,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_all_begin(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[197].load(Relaxed);
+        let slot = FAST[194].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4838,7 +4756,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_all_begin_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[198].load(Relaxed);
+        let slot = FAST[195].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4847,7 +4765,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_all_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[199].load(Relaxed);
+        let slot = FAST[196].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4856,7 +4774,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[200].load(Relaxed);
+        let slot = FAST[197].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4865,7 +4783,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_c(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[201].load(Relaxed);
+        let slot = FAST[198].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4874,7 +4792,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_all(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[202].load(Relaxed);
+        let slot = FAST[199].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4883,7 +4801,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_all_c(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[203].load(Relaxed);
+        let slot = FAST[200].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype, status);
@@ -4892,7 +4810,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_all_begin(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[204].load(Relaxed);
+        let slot = FAST[201].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype);
@@ -4901,7 +4819,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_all_begin_c(fh: MPI_File, offset: MPI_Offset, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[205].load(Relaxed);
+        let slot = FAST[202].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, MPI_Offset, *const c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, offset, buf, count, datatype);
@@ -4910,7 +4828,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_at_all_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[206].load(Relaxed);
+        let slot = FAST[203].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4919,7 +4837,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_ordered(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[207].load(Relaxed);
+        let slot = FAST[204].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4928,7 +4846,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_ordered_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[208].load(Relaxed);
+        let slot = FAST[205].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4937,7 +4855,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_ordered_begin(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[209].load(Relaxed);
+        let slot = FAST[206].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4946,7 +4864,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_ordered_begin_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[210].load(Relaxed);
+        let slot = FAST[207].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(fh, buf, count, datatype);
@@ -4955,7 +4873,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_ordered_end(fh: MPI_File, buf: *const c_void, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[211].load(Relaxed);
+        let slot = FAST[208].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, status);
@@ -4964,7 +4882,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_shared(fh: MPI_File, buf: *const c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[212].load(Relaxed);
+        let slot = FAST[209].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, c_int, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4973,7 +4891,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_File_write_shared_c(fh: MPI_File, buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[213].load(Relaxed);
+        let slot = FAST[210].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_File, *const c_void, MPI_Count, MPI_Datatype, *mut MPI_Status) -> c_int>(slot);
             return f(fh, buf, count, datatype, status);
@@ -4982,7 +4900,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Finalize() -> c_int {
-        let slot = FAST[214].load(Relaxed);
+        let slot = FAST[211].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> c_int>(slot);
             return f();
@@ -4991,7 +4909,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Finalized(flag: *mut c_int) -> c_int {
-        let slot = FAST[215].load(Relaxed);
+        let slot = FAST[212].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(flag);
@@ -5000,7 +4918,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Free_mem(base: *mut c_void) -> c_int {
-        let slot = FAST[216].load(Relaxed);
+        let slot = FAST[213].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void) -> c_int>(slot);
             return f(base);
@@ -5009,7 +4927,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[217].load(Relaxed);
+        let slot = FAST[214].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -5018,7 +4936,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gather_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[218].load(Relaxed);
+        let slot = FAST[215].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -5027,7 +4945,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[219].load(Relaxed);
+        let slot = FAST[216].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -5036,7 +4954,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gather_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[220].load(Relaxed);
+        let slot = FAST[217].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -5045,7 +4963,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[221].load(Relaxed);
+        let slot = FAST[218].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -5054,7 +4972,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gatherv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[222].load(Relaxed);
+        let slot = FAST[219].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -5063,7 +4981,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[223].load(Relaxed);
+        let slot = FAST[220].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
@@ -5072,7 +4990,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Gatherv_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[224].load(Relaxed);
+        let slot = FAST[221].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
@@ -5081,7 +4999,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int {
-        let slot = FAST[225].load(Relaxed);
+        let slot = FAST[222].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
@@ -5090,7 +5008,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_c(origin_addr: *mut c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int {
-        let slot = FAST[226].load(Relaxed);
+        let slot = FAST[223].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
@@ -5099,7 +5017,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int {
-        let slot = FAST[227].load(Relaxed);
+        let slot = FAST[224].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Op, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -5108,7 +5026,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_accumulate_c(origin_addr: *const c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: MPI_Count, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win) -> c_int {
-        let slot = FAST[228].load(Relaxed);
+        let slot = FAST[225].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Op, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
@@ -5117,7 +5035,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int {
-        let slot = FAST[229].load(Relaxed);
+        let slot = FAST[226].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut MPI_Aint) -> c_int>(slot);
             return f(location, address);
@@ -5126,7 +5044,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
-        let slot = FAST[230].load(Relaxed);
+        let slot = FAST[227].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, MPI_Datatype, *mut c_int) -> c_int>(slot);
             return f(status, datatype, count);
@@ -5135,7 +5053,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) -> c_int {
-        let slot = FAST[231].load(Relaxed);
+        let slot = FAST[228].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -5144,7 +5062,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
-        let slot = FAST[232].load(Relaxed);
+        let slot = FAST[229].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, MPI_Datatype, *mut c_int) -> c_int>(slot);
             return f(status, datatype, count);
@@ -5153,7 +5071,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) -> c_int {
-        let slot = FAST[233].load(Relaxed);
+        let slot = FAST[230].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -5162,7 +5080,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) -> c_int {
-        let slot = FAST[234].load(Relaxed);
+        let slot = FAST[231].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -5171,7 +5089,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
-        let slot = FAST[235].load(Relaxed);
+        let slot = FAST[232].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Info) -> c_int>(slot);
             return f(hw_info);
@@ -5180,7 +5098,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_library_version(version: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[236].load(Relaxed);
+        let slot = FAST[233].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_char, *mut c_int) -> c_int>(slot);
             return f(version, resultlen);
@@ -5189,7 +5107,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[237].load(Relaxed);
+        let slot = FAST[234].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_char, *mut c_int) -> c_int>(slot);
             return f(name, resultlen);
@@ -5198,7 +5116,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
-        let slot = FAST[238].load(Relaxed);
+        let slot = FAST[235].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int>(slot);
             return f(version, subversion);
@@ -5207,7 +5125,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graph_create(comm_old: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, reorder: c_int, comm_graph: *mut MPI_Comm) -> c_int {
-        let slot = FAST[239].load(Relaxed);
+        let slot = FAST[236].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *const c_int, *const c_int, c_int, *mut MPI_Comm) -> c_int>(slot);
             return f(comm_old, nnodes, index, edges, reorder, comm_graph);
@@ -5216,7 +5134,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graph_get(comm: MPI_Comm, maxindex: c_int, maxedges: c_int, index: *mut c_int, edges: *mut c_int) -> c_int {
-        let slot = FAST[240].load(Relaxed);
+        let slot = FAST[237].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(comm, maxindex, maxedges, index, edges);
@@ -5225,7 +5143,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graph_map(comm: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int) -> c_int {
-        let slot = FAST[241].load(Relaxed);
+        let slot = FAST[238].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *const c_int, *const c_int, *mut c_int) -> c_int>(slot);
             return f(comm, nnodes, index, edges, newrank);
@@ -5234,7 +5152,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graph_neighbors(comm: MPI_Comm, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int {
-        let slot = FAST[242].load(Relaxed);
+        let slot = FAST[239].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, c_int, *mut c_int) -> c_int>(slot);
             return f(comm, rank, maxneighbors, neighbors);
@@ -5243,7 +5161,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graph_neighbors_count(comm: MPI_Comm, rank: c_int, nneighbors: *mut c_int) -> c_int {
-        let slot = FAST[243].load(Relaxed);
+        let slot = FAST[240].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *mut c_int) -> c_int>(slot);
             return f(comm, rank, nneighbors);
@@ -5252,7 +5170,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Graphdims_get(comm: MPI_Comm, nnodes: *mut c_int, nedges: *mut c_int) -> c_int {
-        let slot = FAST[244].load(Relaxed);
+        let slot = FAST[241].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(comm, nnodes, nedges);
@@ -5261,7 +5179,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Grequest_complete(request: MPI_Request) -> c_int {
-        let slot = FAST[245].load(Relaxed);
+        let slot = FAST[242].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Request) -> c_int>(slot);
             return f(request);
@@ -5270,7 +5188,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Grequest_start(query_fn: Callback, free_fn: Callback, cancel_fn: Callback, extra_state: *mut c_void, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[246].load(Relaxed);
+        let slot = FAST[243].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, Callback, *mut c_void, *mut MPI_Request) -> c_int>(slot);
             return f(query_fn, free_fn, cancel_fn, extra_state, request);
@@ -5279,7 +5197,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_compare(group1: MPI_Group, group2: MPI_Group, result: *mut c_int) -> c_int {
-        let slot = FAST[247].load(Relaxed);
+        let slot = FAST[244].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, MPI_Group, *mut c_int) -> c_int>(slot);
             return f(group1, group2, result);
@@ -5288,7 +5206,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_difference(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[248].load(Relaxed);
+        let slot = FAST[245].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int>(slot);
             return f(group1, group2, newgroup);
@@ -5297,7 +5215,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[249].load(Relaxed);
+        let slot = FAST[246].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, *const c_int, *mut MPI_Group) -> c_int>(slot);
             return f(group, n, ranks, newgroup);
@@ -5306,7 +5224,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
-        let slot = FAST[250].load(Relaxed);
+        let slot = FAST[247].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Group) -> c_int>(slot);
             return f(group);
@@ -5315,7 +5233,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_from_session_pset(session: MPI_Session, pset_name: *const c_char, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[251].load(Relaxed);
+        let slot = FAST[248].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *const c_char, *mut MPI_Group) -> c_int>(slot);
             return f(session, pset_name, newgroup);
@@ -5324,7 +5242,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_incl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[252].load(Relaxed);
+        let slot = FAST[249].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, *const c_int, *mut MPI_Group) -> c_int>(slot);
             return f(group, n, ranks, newgroup);
@@ -5333,7 +5251,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_intersection(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[253].load(Relaxed);
+        let slot = FAST[250].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int>(slot);
             return f(group1, group2, newgroup);
@@ -5342,7 +5260,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_range_excl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[254].load(Relaxed);
+        let slot = FAST[251].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, *mut [c_int; 3], *mut MPI_Group) -> c_int>(slot);
             return f(group, n, ranges, newgroup);
@@ -5351,7 +5269,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_range_incl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[255].load(Relaxed);
+        let slot = FAST[252].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, *mut [c_int; 3], *mut MPI_Group) -> c_int>(slot);
             return f(group, n, ranges, newgroup);
@@ -5360,7 +5278,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
-        let slot = FAST[256].load(Relaxed);
+        let slot = FAST[253].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, *mut c_int) -> c_int>(slot);
             return f(group, rank);
@@ -5369,7 +5287,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
-        let slot = FAST[257].load(Relaxed);
+        let slot = FAST[254].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, *mut c_int) -> c_int>(slot);
             return f(group, size);
@@ -5377,17 +5295,8 @@ pub mod ffi {
         match functions().MPI_Group_size { Some(f) => f(group, size), None => missing(c"MPI_Group_size") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Group_toint(group: MPI_Group) -> c_int {
-        let slot = FAST[258].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group) -> c_int>(slot);
-            return f(group);
-        }
-        match functions().MPI_Group_toint { Some(f) => f(group), None => missing(c"MPI_Group_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Group_translate_ranks(group1: MPI_Group, n: c_int, ranks1: *const c_int, group2: MPI_Group, ranks2: *mut c_int) -> c_int {
-        let slot = FAST[259].load(Relaxed);
+        let slot = FAST[255].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, *const c_int, MPI_Group, *mut c_int) -> c_int>(slot);
             return f(group1, n, ranks1, group2, ranks2);
@@ -5396,7 +5305,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Group_union(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) -> c_int {
-        let slot = FAST[260].load(Relaxed);
+        let slot = FAST[256].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int>(slot);
             return f(group1, group2, newgroup);
@@ -5405,7 +5314,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[261].load(Relaxed);
+        let slot = FAST[257].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5414,7 +5323,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallgather_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[262].load(Relaxed);
+        let slot = FAST[258].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5423,7 +5332,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[263].load(Relaxed);
+        let slot = FAST[259].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
@@ -5432,7 +5341,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallgatherv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[264].load(Relaxed);
+        let slot = FAST[260].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
@@ -5441,7 +5350,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallreduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[265].load(Relaxed);
+        let slot = FAST[261].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -5450,7 +5359,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iallreduce_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[266].load(Relaxed);
+        let slot = FAST[262].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -5459,7 +5368,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[267].load(Relaxed);
+        let slot = FAST[263].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5468,7 +5377,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoall_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[268].load(Relaxed);
+        let slot = FAST[264].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5477,7 +5386,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[269].load(Relaxed);
+        let slot = FAST[265].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
@@ -5486,7 +5395,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoallv_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[270].load(Relaxed);
+        let slot = FAST[266].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
@@ -5495,7 +5404,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[271].load(Relaxed);
+        let slot = FAST[267].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, *const MPI_Datatype, *mut c_void, *const c_int, *const c_int, *const MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
@@ -5504,7 +5413,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ialltoallw_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[272].load(Relaxed);
+        let slot = FAST[268].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
@@ -5513,7 +5422,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[273].load(Relaxed);
+        let slot = FAST[269].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(comm, request);
@@ -5522,7 +5431,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ibcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[274].load(Relaxed);
+        let slot = FAST[270].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buffer, count, datatype, root, comm, request);
@@ -5531,7 +5440,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ibcast_c(buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[275].load(Relaxed);
+        let slot = FAST[271].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buffer, count, datatype, root, comm, request);
@@ -5540,7 +5449,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ibsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[276].load(Relaxed);
+        let slot = FAST[272].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -5549,7 +5458,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ibsend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[277].load(Relaxed);
+        let slot = FAST[273].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -5558,7 +5467,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iexscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[278].load(Relaxed);
+        let slot = FAST[274].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -5567,7 +5476,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iexscan_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[279].load(Relaxed);
+        let slot = FAST[275].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -5576,7 +5485,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Igather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[280].load(Relaxed);
+        let slot = FAST[276].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -5585,7 +5494,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Igather_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[281].load(Relaxed);
+        let slot = FAST[277].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -5594,7 +5503,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Igatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[282].load(Relaxed);
+        let slot = FAST[278].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
@@ -5603,7 +5512,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Igatherv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[283].load(Relaxed);
+        let slot = FAST[279].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
@@ -5612,7 +5521,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Improbe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[284].load(Relaxed);
+        let slot = FAST[280].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Comm, *mut c_int, *mut MPI_Message, *mut MPI_Status) -> c_int>(slot);
             return f(source, tag, comm, flag, message, status);
@@ -5621,7 +5530,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Imrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[285].load(Relaxed);
+        let slot = FAST[281].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, *mut MPI_Message, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, message, request);
@@ -5630,7 +5539,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Imrecv_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, message: *mut MPI_Message, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[286].load(Relaxed);
+        let slot = FAST[282].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Message, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, message, request);
@@ -5639,7 +5548,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[287].load(Relaxed);
+        let slot = FAST[283].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5648,7 +5557,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_allgather_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[288].load(Relaxed);
+        let slot = FAST[284].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5657,7 +5566,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[289].load(Relaxed);
+        let slot = FAST[285].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
@@ -5666,7 +5575,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_allgatherv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[290].load(Relaxed);
+        let slot = FAST[286].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
@@ -5675,7 +5584,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[291].load(Relaxed);
+        let slot = FAST[287].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5684,7 +5593,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoall_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[292].load(Relaxed);
+        let slot = FAST[288].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -5693,7 +5602,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[293].load(Relaxed);
+        let slot = FAST[289].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
@@ -5702,7 +5611,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoallv_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[294].load(Relaxed);
+        let slot = FAST[290].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
@@ -5711,7 +5620,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[295].load(Relaxed);
+        let slot = FAST[291].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
@@ -5720,7 +5629,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ineighbor_alltoallw_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[296].load(Relaxed);
+        let slot = FAST[292].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
@@ -5729,7 +5638,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
-        let slot = FAST[297].load(Relaxed);
+        let slot = FAST[293].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Info) -> c_int>(slot);
             return f(info);
@@ -5738,7 +5647,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_create_env(argc: c_int, argv: *mut *mut c_char, info: *mut MPI_Info) -> c_int {
-        let slot = FAST[298].load(Relaxed);
+        let slot = FAST[294].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut *mut c_char, *mut MPI_Info) -> c_int>(slot);
             return f(argc, argv, info);
@@ -5747,7 +5656,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
-        let slot = FAST[299].load(Relaxed);
+        let slot = FAST[295].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *const c_char) -> c_int>(slot);
             return f(info, key);
@@ -5756,7 +5665,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
-        let slot = FAST[300].load(Relaxed);
+        let slot = FAST[296].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *mut MPI_Info) -> c_int>(slot);
             return f(info, newinfo);
@@ -5765,7 +5674,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
-        let slot = FAST[301].load(Relaxed);
+        let slot = FAST[297].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Info) -> c_int>(slot);
             return f(info);
@@ -5774,7 +5683,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int) -> c_int {
-        let slot = FAST[302].load(Relaxed);
+        let slot = FAST[298].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *const c_char, c_int, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(info, key, valuelen, value, flag);
@@ -5783,7 +5692,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
-        let slot = FAST[303].load(Relaxed);
+        let slot = FAST[299].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *mut c_int) -> c_int>(slot);
             return f(info, nkeys);
@@ -5792,7 +5701,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
-        let slot = FAST[304].load(Relaxed);
+        let slot = FAST[300].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, c_int, *mut c_char) -> c_int>(slot);
             return f(info, n, key);
@@ -5801,7 +5710,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int) -> c_int {
-        let slot = FAST[305].load(Relaxed);
+        let slot = FAST[301].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *const c_char, *mut c_int, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(info, key, buflen, value, flag);
@@ -5810,7 +5719,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int) -> c_int {
-        let slot = FAST[306].load(Relaxed);
+        let slot = FAST[302].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *const c_char, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(info, key, valuelen, flag);
@@ -5819,7 +5728,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) -> c_int {
-        let slot = FAST[307].load(Relaxed);
+        let slot = FAST[303].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *const c_char, *const c_char) -> c_int>(slot);
             return f(info, key, value);
@@ -5827,17 +5736,8 @@ pub mod ffi {
         match functions().MPI_Info_set { Some(f) => f(info, key, value), None => missing(c"MPI_Info_set") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Info_toint(info: MPI_Info) -> c_int {
-        let slot = FAST[308].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info) -> c_int>(slot);
-            return f(info);
-        }
-        match functions().MPI_Info_toint { Some(f) => f(info), None => missing(c"MPI_Info_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
-        let slot = FAST[309].load(Relaxed);
+        let slot = FAST[304].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char) -> c_int>(slot);
             return f(argc, argv);
@@ -5846,7 +5746,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Init_thread(argc: *mut c_int, argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
-        let slot = FAST[310].load(Relaxed);
+        let slot = FAST[305].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int>(slot);
             return f(argc, argv, required, provided);
@@ -5855,7 +5755,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Initialized(flag: *mut c_int) -> c_int {
-        let slot = FAST[311].load(Relaxed);
+        let slot = FAST[306].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(flag);
@@ -5864,7 +5764,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Intercomm_create(local_comm: MPI_Comm, local_leader: c_int, peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int, newintercomm: *mut MPI_Comm) -> c_int {
-        let slot = FAST[312].load(Relaxed);
+        let slot = FAST[307].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, MPI_Comm, c_int, c_int, *mut MPI_Comm) -> c_int>(slot);
             return f(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
@@ -5873,7 +5773,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Intercomm_create_from_groups(local_group: MPI_Group, local_leader: c_int, remote_group: MPI_Group, remote_leader: c_int, stringtag: *const c_char, info: MPI_Info, errhandler: MPI_Errhandler, newintercomm: *mut MPI_Comm) -> c_int {
-        let slot = FAST[313].load(Relaxed);
+        let slot = FAST[308].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Group, c_int, *const c_char, MPI_Info, MPI_Errhandler, *mut MPI_Comm) -> c_int>(slot);
             return f(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
@@ -5882,7 +5782,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Intercomm_merge(intercomm: MPI_Comm, high: c_int, newintracomm: *mut MPI_Comm) -> c_int {
-        let slot = FAST[314].load(Relaxed);
+        let slot = FAST[309].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, c_int, *mut MPI_Comm) -> c_int>(slot);
             return f(intercomm, high, newintracomm);
@@ -5891,7 +5791,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[315].load(Relaxed);
+        let slot = FAST[310].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Comm, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(source, tag, comm, flag, status);
@@ -5900,7 +5800,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[316].load(Relaxed);
+        let slot = FAST[311].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, request);
@@ -5909,7 +5809,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Irecv_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[317].load(Relaxed);
+        let slot = FAST[312].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, request);
@@ -5918,7 +5818,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[318].load(Relaxed);
+        let slot = FAST[313].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm, request);
@@ -5927,7 +5827,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[319].load(Relaxed);
+        let slot = FAST[314].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm, request);
@@ -5936,7 +5836,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce_scatter(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[320].load(Relaxed);
+        let slot = FAST[315].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const c_int, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
@@ -5945,7 +5845,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce_scatter_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[321].load(Relaxed);
+        let slot = FAST[316].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
@@ -5954,7 +5854,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[322].load(Relaxed);
+        let slot = FAST[317].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
@@ -5963,7 +5863,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ireduce_scatter_block_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[323].load(Relaxed);
+        let slot = FAST[318].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
@@ -5972,7 +5872,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Irsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[324].load(Relaxed);
+        let slot = FAST[319].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -5981,7 +5881,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Irsend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[325].load(Relaxed);
+        let slot = FAST[320].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -5990,7 +5890,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
-        let slot = FAST[326].load(Relaxed);
+        let slot = FAST[321].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(flag);
@@ -5999,7 +5899,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[327].load(Relaxed);
+        let slot = FAST[322].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -6008,7 +5908,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscan_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[328].load(Relaxed);
+        let slot = FAST[323].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -6017,7 +5917,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[329].load(Relaxed);
+        let slot = FAST[324].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -6026,7 +5926,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscatter_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[330].load(Relaxed);
+        let slot = FAST[325].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -6035,7 +5935,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscatterv(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[331].load(Relaxed);
+        let slot = FAST[326].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -6044,7 +5944,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Iscatterv_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[332].load(Relaxed);
+        let slot = FAST[327].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -6053,7 +5953,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[333].load(Relaxed);
+        let slot = FAST[328].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6062,7 +5962,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[334].load(Relaxed);
+        let slot = FAST[329].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6071,7 +5971,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[335].load(Relaxed);
+        let slot = FAST[330].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, *mut c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
@@ -6080,7 +5980,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[336].load(Relaxed);
+        let slot = FAST[331].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, *mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
@@ -6089,7 +5989,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[337].load(Relaxed);
+        let slot = FAST[332].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, c_int, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
@@ -6098,7 +5998,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Isendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[338].load(Relaxed);
+        let slot = FAST[333].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
@@ -6107,7 +6007,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Issend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[339].load(Relaxed);
+        let slot = FAST[334].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6116,7 +6016,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Issend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[340].load(Relaxed);
+        let slot = FAST[335].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6125,7 +6025,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Keyval_create(copy_fn: Callback, delete_fn: Callback, keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[341].load(Relaxed);
+        let slot = FAST[336].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(copy_fn, delete_fn, keyval, extra_state);
@@ -6134,7 +6034,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Keyval_free(keyval: *mut c_int) -> c_int {
-        let slot = FAST[342].load(Relaxed);
+        let slot = FAST[337].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(keyval);
@@ -6143,7 +6043,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Lookup_name(service_name: *const c_char, info: MPI_Info, port_name: *mut c_char) -> c_int {
-        let slot = FAST[343].load(Relaxed);
+        let slot = FAST[338].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info, *mut c_char) -> c_int>(slot);
             return f(service_name, info, port_name);
@@ -6151,17 +6051,8 @@ pub mod ffi {
         match functions().MPI_Lookup_name { Some(f) => f(service_name, info, port_name), None => missing(c"MPI_Lookup_name") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Message_toint(message: MPI_Message) -> c_int {
-        let slot = FAST[344].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Message) -> c_int>(slot);
-            return f(message);
-        }
-        match functions().MPI_Message_toint { Some(f) => f(message), None => missing(c"MPI_Message_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Mprobe(source: c_int, tag: c_int, comm: MPI_Comm, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[345].load(Relaxed);
+        let slot = FAST[339].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Comm, *mut MPI_Message, *mut MPI_Status) -> c_int>(slot);
             return f(source, tag, comm, message, status);
@@ -6170,7 +6061,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[346].load(Relaxed);
+        let slot = FAST[340].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, *mut MPI_Message, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, message, status);
@@ -6179,7 +6070,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Mrecv_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[347].load(Relaxed);
+        let slot = FAST[341].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, *mut MPI_Message, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, message, status);
@@ -6188,7 +6079,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[348].load(Relaxed);
+        let slot = FAST[342].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -6197,7 +6088,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgather_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[349].load(Relaxed);
+        let slot = FAST[343].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -6206,7 +6097,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgather_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[350].load(Relaxed);
+        let slot = FAST[344].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
@@ -6215,7 +6106,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgather_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[351].load(Relaxed);
+        let slot = FAST[345].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
@@ -6224,7 +6115,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgatherv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[352].load(Relaxed);
+        let slot = FAST[346].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -6233,7 +6124,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgatherv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[353].load(Relaxed);
+        let slot = FAST[347].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -6242,7 +6133,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgatherv_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, displs: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[354].load(Relaxed);
+        let slot = FAST[348].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
@@ -6251,7 +6142,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_allgatherv_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, displs: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[355].load(Relaxed);
+        let slot = FAST[349].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
@@ -6260,7 +6151,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[356].load(Relaxed);
+        let slot = FAST[350].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -6269,7 +6160,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoall_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[357].load(Relaxed);
+        let slot = FAST[351].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -6278,7 +6169,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoall_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[358].load(Relaxed);
+        let slot = FAST[352].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
@@ -6287,7 +6178,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoall_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[359].load(Relaxed);
+        let slot = FAST[353].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
@@ -6296,7 +6187,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallv(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[360].load(Relaxed);
+        let slot = FAST[354].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -6305,7 +6196,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallv_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[361].load(Relaxed);
+        let slot = FAST[355].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -6314,7 +6205,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallv_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[362].load(Relaxed);
+        let slot = FAST[356].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, *const c_int, *const c_int, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
@@ -6323,7 +6214,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallv_init_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[363].load(Relaxed);
+        let slot = FAST[357].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
@@ -6332,7 +6223,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallw(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[364].load(Relaxed);
+        let slot = FAST[358].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
@@ -6341,7 +6232,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallw_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[365].load(Relaxed);
+        let slot = FAST[359].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
@@ -6350,7 +6241,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallw_init(sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[366].load(Relaxed);
+        let slot = FAST[360].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const c_int, *const MPI_Aint, *const MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
@@ -6359,7 +6250,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Neighbor_alltoallw_init_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[367].load(Relaxed);
+        let slot = FAST[361].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, *mut c_void, *const MPI_Count, *const MPI_Aint, *const MPI_Datatype, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
@@ -6368,7 +6259,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
-        let slot = FAST[368].load(Relaxed);
+        let slot = FAST[362].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Op, *mut c_int) -> c_int>(slot);
             return f(op, commute);
@@ -6377,7 +6268,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Op_create(user_fn: Callback, commute: c_int, op: *mut MPI_Op) -> c_int {
-        let slot = FAST[369].load(Relaxed);
+        let slot = FAST[363].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, c_int, *mut MPI_Op) -> c_int>(slot);
             return f(user_fn, commute, op);
@@ -6386,7 +6277,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Op_create_c(user_fn: Callback, commute: c_int, op: *mut MPI_Op) -> c_int {
-        let slot = FAST[370].load(Relaxed);
+        let slot = FAST[364].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, c_int, *mut MPI_Op) -> c_int>(slot);
             return f(user_fn, commute, op);
@@ -6395,7 +6286,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Op_free(op: *mut MPI_Op) -> c_int {
-        let slot = FAST[371].load(Relaxed);
+        let slot = FAST[365].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Op) -> c_int>(slot);
             return f(op);
@@ -6403,17 +6294,8 @@ pub mod ffi {
         match functions().MPI_Op_free { Some(f) => f(op), None => missing(c"MPI_Op_free") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Op_toint(op: MPI_Op) -> c_int {
-        let slot = FAST[372].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Op) -> c_int>(slot);
-            return f(op);
-        }
-        match functions().MPI_Op_toint { Some(f) => f(op), None => missing(c"MPI_Op_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int {
-        let slot = FAST[373].load(Relaxed);
+        let slot = FAST[366].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, *mut c_char) -> c_int>(slot);
             return f(info, port_name);
@@ -6422,7 +6304,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[374].load(Relaxed);
+        let slot = FAST[367].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, *mut c_int, MPI_Comm) -> c_int>(slot);
             return f(inbuf, incount, datatype, outbuf, outsize, position, comm);
@@ -6431,7 +6313,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm) -> c_int {
-        let slot = FAST[375].load(Relaxed);
+        let slot = FAST[368].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, *mut MPI_Count, MPI_Comm) -> c_int>(slot);
             return f(inbuf, incount, datatype, outbuf, outsize, position, comm);
@@ -6440,7 +6322,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint) -> c_int {
-        let slot = FAST[376].load(Relaxed);
+        let slot = FAST[369].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, c_int, MPI_Datatype, *mut c_void, MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datarep, inbuf, incount, datatype, outbuf, outsize, position);
@@ -6449,7 +6331,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count) -> c_int {
-        let slot = FAST[377].load(Relaxed);
+        let slot = FAST[370].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datarep, inbuf, incount, datatype, outbuf, outsize, position);
@@ -6458,7 +6340,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint) -> c_int {
-        let slot = FAST[378].load(Relaxed);
+        let slot = FAST[371].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, c_int, MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datarep, incount, datatype, size);
@@ -6467,7 +6349,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[379].load(Relaxed);
+        let slot = FAST[372].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Count, MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datarep, incount, datatype, size);
@@ -6476,7 +6358,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int) -> c_int {
-        let slot = FAST[380].load(Relaxed);
+        let slot = FAST[373].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Datatype, MPI_Comm, *mut c_int) -> c_int>(slot);
             return f(incount, datatype, comm, size);
@@ -6485,7 +6367,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[381].load(Relaxed);
+        let slot = FAST[374].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Datatype, MPI_Comm, *mut MPI_Count) -> c_int>(slot);
             return f(incount, datatype, comm, size);
@@ -6494,7 +6376,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Parrived(request: MPI_Request, partition: c_int, flag: *mut c_int) -> c_int {
-        let slot = FAST[382].load(Relaxed);
+        let slot = FAST[375].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Request, c_int, *mut c_int) -> c_int>(slot);
             return f(request, partition, flag);
@@ -6503,7 +6385,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pready(partition: c_int, request: MPI_Request) -> c_int {
-        let slot = FAST[383].load(Relaxed);
+        let slot = FAST[376].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Request) -> c_int>(slot);
             return f(partition, request);
@@ -6512,7 +6394,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pready_list(length: c_int, array_of_partitions: *const c_int, request: MPI_Request) -> c_int {
-        let slot = FAST[384].load(Relaxed);
+        let slot = FAST[377].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, MPI_Request) -> c_int>(slot);
             return f(length, array_of_partitions, request);
@@ -6521,7 +6403,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Pready_range(partition_low: c_int, partition_high: c_int, request: MPI_Request) -> c_int {
-        let slot = FAST[385].load(Relaxed);
+        let slot = FAST[378].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Request) -> c_int>(slot);
             return f(partition_low, partition_high, request);
@@ -6530,7 +6412,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Precv_init(buf: *mut c_void, partitions: c_int, count: MPI_Count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[386].load(Relaxed);
+        let slot = FAST[379].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(buf, partitions, count, datatype, source, tag, comm, info, request);
@@ -6539,7 +6421,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[387].load(Relaxed);
+        let slot = FAST[380].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(source, tag, comm, status);
@@ -6548,7 +6430,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Psend_init(buf: *const c_void, partitions: c_int, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[388].load(Relaxed);
+        let slot = FAST[381].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(buf, partitions, count, datatype, dest, tag, comm, info, request);
@@ -6557,7 +6439,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Publish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int {
-        let slot = FAST[389].load(Relaxed);
+        let slot = FAST[382].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info, *const c_char) -> c_int>(slot);
             return f(service_name, info, port_name);
@@ -6566,7 +6448,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int {
-        let slot = FAST[390].load(Relaxed);
+        let slot = FAST[383].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
@@ -6575,7 +6457,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Put_c(origin_addr: *const c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int {
-        let slot = FAST[391].load(Relaxed);
+        let slot = FAST[384].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Win) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
@@ -6584,7 +6466,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Query_thread(provided: *mut c_int) -> c_int {
-        let slot = FAST[392].load(Relaxed);
+        let slot = FAST[385].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(provided);
@@ -6593,7 +6475,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Raccumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[393].load(Relaxed);
+        let slot = FAST[386].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Op, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -6602,7 +6484,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Raccumulate_c(origin_addr: *const c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[394].load(Relaxed);
+        let slot = FAST[387].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Op, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -6611,7 +6493,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[395].load(Relaxed);
+        let slot = FAST[388].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, status);
@@ -6620,7 +6502,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Recv_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[396].load(Relaxed);
+        let slot = FAST[389].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, status);
@@ -6629,7 +6511,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Recv_init(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[397].load(Relaxed);
+        let slot = FAST[390].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, request);
@@ -6638,7 +6520,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Recv_init_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[398].load(Relaxed);
+        let slot = FAST[391].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, source, tag, comm, request);
@@ -6647,7 +6529,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[399].load(Relaxed);
+        let slot = FAST[392].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm);
@@ -6656,7 +6538,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[400].load(Relaxed);
+        let slot = FAST[393].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm);
@@ -6665,7 +6547,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[401].load(Relaxed);
+        let slot = FAST[394].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
@@ -6674,7 +6556,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_init_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[402].load(Relaxed);
+        let slot = FAST[395].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
@@ -6683,7 +6565,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) -> c_int {
-        let slot = FAST[403].load(Relaxed);
+        let slot = FAST[396].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op) -> c_int>(slot);
             return f(inbuf, inoutbuf, count, datatype, op);
@@ -6692,7 +6574,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_local_c(inbuf: *const c_void, inoutbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op) -> c_int {
-        let slot = FAST[404].load(Relaxed);
+        let slot = FAST[397].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op) -> c_int>(slot);
             return f(inbuf, inoutbuf, count, datatype, op);
@@ -6701,7 +6583,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[405].load(Relaxed);
+        let slot = FAST[398].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const c_int, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm);
@@ -6710,7 +6592,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[406].load(Relaxed);
+        let slot = FAST[399].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm);
@@ -6719,7 +6601,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_block(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[407].load(Relaxed);
+        let slot = FAST[400].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -6728,7 +6610,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_block_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[408].load(Relaxed);
+        let slot = FAST[401].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -6737,7 +6619,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_block_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[409].load(Relaxed);
+        let slot = FAST[402].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
@@ -6746,7 +6628,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_block_init_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcount: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[410].load(Relaxed);
+        let slot = FAST[403].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
@@ -6755,7 +6637,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_init(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[411].load(Relaxed);
+        let slot = FAST[404].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const c_int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
@@ -6764,7 +6646,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Reduce_scatter_init_c(sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[412].load(Relaxed);
+        let slot = FAST[405].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, *const MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
@@ -6773,7 +6655,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Register_datarep(datarep: *const c_char, read_conversion_fn: Callback, write_conversion_fn: Callback, dtype_file_extent_fn: Callback, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[413].load(Relaxed);
+        let slot = FAST[406].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, Callback, Callback, Callback, *mut c_void) -> c_int>(slot);
             return f(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
@@ -6782,7 +6664,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Register_datarep_c(datarep: *const c_char, read_conversion_fn: Callback, write_conversion_fn: Callback, dtype_file_extent_fn: Callback, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[414].load(Relaxed);
+        let slot = FAST[407].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, Callback, Callback, Callback, *mut c_void) -> c_int>(slot);
             return f(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
@@ -6791,7 +6673,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Remove_error_class(errorclass: c_int) -> c_int {
-        let slot = FAST[415].load(Relaxed);
+        let slot = FAST[408].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int) -> c_int>(slot);
             return f(errorclass);
@@ -6800,7 +6682,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Remove_error_code(errorcode: c_int) -> c_int {
-        let slot = FAST[416].load(Relaxed);
+        let slot = FAST[409].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int) -> c_int>(slot);
             return f(errorcode);
@@ -6809,7 +6691,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Remove_error_string(errorcode: c_int) -> c_int {
-        let slot = FAST[417].load(Relaxed);
+        let slot = FAST[410].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int) -> c_int>(slot);
             return f(errorcode);
@@ -6818,7 +6700,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
-        let slot = FAST[418].load(Relaxed);
+        let slot = FAST[411].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request) -> c_int>(slot);
             return f(request);
@@ -6827,7 +6709,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Request_get_status(request: MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[419].load(Relaxed);
+        let slot = FAST[412].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(request, flag, status);
@@ -6836,7 +6718,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Request_get_status_all(count: c_int, array_of_requests: *const MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[420].load(Relaxed);
+        let slot = FAST[413].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, flag, array_of_statuses);
@@ -6845,7 +6727,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Request_get_status_any(count: c_int, array_of_requests: *const MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[421].load(Relaxed);
+        let slot = FAST[414].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, flag, status);
@@ -6854,7 +6736,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Request_get_status_some(incount: c_int, array_of_requests: *const MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[422].load(Relaxed);
+        let slot = FAST[415].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -6862,17 +6744,8 @@ pub mod ffi {
         match functions().MPI_Request_get_status_some { Some(f) => f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses), None => missing(c"MPI_Request_get_status_some") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Request_toint(request: MPI_Request) -> c_int {
-        let slot = FAST[423].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Request) -> c_int>(slot);
-            return f(request);
-        }
-        match functions().MPI_Request_toint { Some(f) => f(request), None => missing(c"MPI_Request_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Rget(origin_addr: *mut c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[424].load(Relaxed);
+        let slot = FAST[416].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
@@ -6881,7 +6754,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rget_c(origin_addr: *mut c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[425].load(Relaxed);
+        let slot = FAST[417].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
@@ -6890,7 +6763,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rget_accumulate(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: c_int, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[426].load(Relaxed);
+        let slot = FAST[418].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Op, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -6899,7 +6772,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rget_accumulate_c(origin_addr: *const c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: MPI_Count, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[427].load(Relaxed);
+        let slot = FAST[419].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Op, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
@@ -6908,7 +6781,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rput(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[428].load(Relaxed);
+        let slot = FAST[420].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, MPI_Aint, c_int, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
@@ -6917,7 +6790,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rput_c(origin_addr: *const c_void, origin_count: MPI_Count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: MPI_Count, target_datatype: MPI_Datatype, win: MPI_Win, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[429].load(Relaxed);
+        let slot = FAST[421].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, MPI_Aint, MPI_Count, MPI_Datatype, MPI_Win, *mut MPI_Request) -> c_int>(slot);
             return f(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
@@ -6926,7 +6799,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rsend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[430].load(Relaxed);
+        let slot = FAST[422].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -6935,7 +6808,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rsend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[431].load(Relaxed);
+        let slot = FAST[423].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -6944,7 +6817,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rsend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[432].load(Relaxed);
+        let slot = FAST[424].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6953,7 +6826,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Rsend_init_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[433].load(Relaxed);
+        let slot = FAST[425].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -6962,7 +6835,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[434].load(Relaxed);
+        let slot = FAST[426].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm);
@@ -6971,7 +6844,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scan_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) -> c_int {
-        let slot = FAST[435].load(Relaxed);
+        let slot = FAST[427].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm);
@@ -6980,7 +6853,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scan_init(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[436].load(Relaxed);
+        let slot = FAST[428].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, info, request);
@@ -6989,7 +6862,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scan_init_c(sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[437].load(Relaxed);
+        let slot = FAST[429].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, recvbuf, count, datatype, op, comm, info, request);
@@ -6998,7 +6871,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[438].load(Relaxed);
+        let slot = FAST[430].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -7007,7 +6880,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatter_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[439].load(Relaxed);
+        let slot = FAST[431].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -7016,7 +6889,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatter_init(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[440].load(Relaxed);
+        let slot = FAST[432].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -7025,7 +6898,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatter_init_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[441].load(Relaxed);
+        let slot = FAST[433].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -7034,7 +6907,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatterv(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[442].load(Relaxed);
+        let slot = FAST[434].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -7043,7 +6916,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatterv_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[443].load(Relaxed);
+        let slot = FAST[435].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -7052,7 +6925,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatterv_init(sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[444].load(Relaxed);
+        let slot = FAST[436].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const c_int, *const c_int, MPI_Datatype, *mut c_void, c_int, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -7061,7 +6934,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Scatterv_init_c(sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm, info: MPI_Info, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[445].load(Relaxed);
+        let slot = FAST[437].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, *const MPI_Count, *const MPI_Aint, MPI_Datatype, *mut c_void, MPI_Count, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int>(slot);
             return f(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
@@ -7070,7 +6943,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[446].load(Relaxed);
+        let slot = FAST[438].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -7079,7 +6952,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Send_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[447].load(Relaxed);
+        let slot = FAST[439].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -7088,7 +6961,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Send_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[448].load(Relaxed);
+        let slot = FAST[440].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -7097,7 +6970,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Send_init_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[449].load(Relaxed);
+        let slot = FAST[441].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -7106,7 +6979,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[450].load(Relaxed);
+        let slot = FAST[442].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, *mut c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
@@ -7115,7 +6988,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[451].load(Relaxed);
+        let slot = FAST[443].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, *mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
@@ -7124,7 +6997,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[452].load(Relaxed);
+        let slot = FAST[444].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, c_int, MPI_Datatype, c_int, c_int, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
@@ -7133,7 +7006,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[453].load(Relaxed);
+        let slot = FAST[445].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Count, MPI_Datatype, c_int, c_int, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int>(slot);
             return f(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
@@ -7142,7 +7015,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_attach_buffer(session: MPI_Session, buffer: *mut c_void, size: c_int) -> c_int {
-        let slot = FAST[454].load(Relaxed);
+        let slot = FAST[446].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut c_void, c_int) -> c_int>(slot);
             return f(session, buffer, size);
@@ -7151,7 +7024,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_attach_buffer_c(session: MPI_Session, buffer: *mut c_void, size: MPI_Count) -> c_int {
-        let slot = FAST[455].load(Relaxed);
+        let slot = FAST[447].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut c_void, MPI_Count) -> c_int>(slot);
             return f(session, buffer, size);
@@ -7160,7 +7033,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_call_errhandler(session: MPI_Session, errorcode: c_int) -> c_int {
-        let slot = FAST[456].load(Relaxed);
+        let slot = FAST[448].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, c_int) -> c_int>(slot);
             return f(session, errorcode);
@@ -7169,7 +7042,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_create_errhandler(session_errhandler_fn: Callback, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[457].load(Relaxed);
+        let slot = FAST[449].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, *mut MPI_Errhandler) -> c_int>(slot);
             return f(session_errhandler_fn, errhandler);
@@ -7178,7 +7051,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_detach_buffer(session: MPI_Session, buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
-        let slot = FAST[458].load(Relaxed);
+        let slot = FAST[450].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(session, buffer_addr, size);
@@ -7187,7 +7060,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_detach_buffer_c(session: MPI_Session, buffer_addr: *mut c_void, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[459].load(Relaxed);
+        let slot = FAST[451].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut c_void, *mut MPI_Count) -> c_int>(slot);
             return f(session, buffer_addr, size);
@@ -7196,7 +7069,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_finalize(session: *mut MPI_Session) -> c_int {
-        let slot = FAST[460].load(Relaxed);
+        let slot = FAST[452].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Session) -> c_int>(slot);
             return f(session);
@@ -7205,7 +7078,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_flush_buffer(session: MPI_Session) -> c_int {
-        let slot = FAST[461].load(Relaxed);
+        let slot = FAST[453].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session) -> c_int>(slot);
             return f(session);
@@ -7214,7 +7087,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_get_errhandler(session: MPI_Session, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[462].load(Relaxed);
+        let slot = FAST[454].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut MPI_Errhandler) -> c_int>(slot);
             return f(session, errhandler);
@@ -7223,7 +7096,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_get_info(session: MPI_Session, info_used: *mut MPI_Info) -> c_int {
-        let slot = FAST[463].load(Relaxed);
+        let slot = FAST[455].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut MPI_Info) -> c_int>(slot);
             return f(session, info_used);
@@ -7232,7 +7105,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_get_nth_pset(session: MPI_Session, info: MPI_Info, n: c_int, pset_len: *mut c_int, pset_name: *mut c_char) -> c_int {
-        let slot = FAST[464].load(Relaxed);
+        let slot = FAST[456].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, MPI_Info, c_int, *mut c_int, *mut c_char) -> c_int>(slot);
             return f(session, info, n, pset_len, pset_name);
@@ -7241,7 +7114,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_get_num_psets(session: MPI_Session, info: MPI_Info, npset_names: *mut c_int) -> c_int {
-        let slot = FAST[465].load(Relaxed);
+        let slot = FAST[457].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, MPI_Info, *mut c_int) -> c_int>(slot);
             return f(session, info, npset_names);
@@ -7250,7 +7123,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_get_pset_info(session: MPI_Session, pset_name: *const c_char, info: *mut MPI_Info) -> c_int {
-        let slot = FAST[466].load(Relaxed);
+        let slot = FAST[458].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *const c_char, *mut MPI_Info) -> c_int>(slot);
             return f(session, pset_name, info);
@@ -7259,7 +7132,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_iflush_buffer(session: MPI_Session, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[467].load(Relaxed);
+        let slot = FAST[459].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, *mut MPI_Request) -> c_int>(slot);
             return f(session, request);
@@ -7268,7 +7141,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_init(info: MPI_Info, errhandler: MPI_Errhandler, session: *mut MPI_Session) -> c_int {
-        let slot = FAST[468].load(Relaxed);
+        let slot = FAST[460].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, MPI_Errhandler, *mut MPI_Session) -> c_int>(slot);
             return f(info, errhandler, session);
@@ -7277,7 +7150,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Session_set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[469].load(Relaxed);
+        let slot = FAST[461].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session, MPI_Errhandler) -> c_int>(slot);
             return f(session, errhandler);
@@ -7285,17 +7158,8 @@ pub mod ffi {
         match functions().MPI_Session_set_errhandler { Some(f) => f(session, errhandler), None => missing(c"MPI_Session_set_errhandler") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Session_toint(session: MPI_Session) -> c_int {
-        let slot = FAST[470].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Session) -> c_int>(slot);
-            return f(session);
-        }
-        match functions().MPI_Session_toint { Some(f) => f(session), None => missing(c"MPI_Session_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[471].load(Relaxed);
+        let slot = FAST[462].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -7304,7 +7168,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ssend_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
-        let slot = FAST[472].load(Relaxed);
+        let slot = FAST[463].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm);
@@ -7313,7 +7177,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ssend_init(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[473].load(Relaxed);
+        let slot = FAST[464].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -7322,7 +7186,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Ssend_init_c(buf: *const c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
-        let slot = FAST[474].load(Relaxed);
+        let slot = FAST[465].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>(slot);
             return f(buf, count, datatype, dest, tag, comm, request);
@@ -7331,7 +7195,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Start(request: *mut MPI_Request) -> c_int {
-        let slot = FAST[475].load(Relaxed);
+        let slot = FAST[466].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request) -> c_int>(slot);
             return f(request);
@@ -7340,7 +7204,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int {
-        let slot = FAST[476].load(Relaxed);
+        let slot = FAST[467].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request) -> c_int>(slot);
             return f(count, array_of_requests);
@@ -7349,7 +7213,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_get_error(status: *const MPI_Status, err: *mut c_int) -> c_int {
-        let slot = FAST[477].load(Relaxed);
+        let slot = FAST[468].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, err);
@@ -7358,7 +7222,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_get_source(status: *const MPI_Status, source: *mut c_int) -> c_int {
-        let slot = FAST[478].load(Relaxed);
+        let slot = FAST[469].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, source);
@@ -7367,7 +7231,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int {
-        let slot = FAST[479].load(Relaxed);
+        let slot = FAST[470].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, tag);
@@ -7376,7 +7240,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
-        let slot = FAST[480].load(Relaxed);
+        let slot = FAST[471].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
             return f(status, flag);
@@ -7385,7 +7249,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int) -> c_int {
-        let slot = FAST[481].load(Relaxed);
+        let slot = FAST[472].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, c_int) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7394,7 +7258,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int {
-        let slot = FAST[482].load(Relaxed);
+        let slot = FAST[473].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7403,7 +7267,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int {
-        let slot = FAST[483].load(Relaxed);
+        let slot = FAST[474].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7412,7 +7276,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
-        let slot = FAST[484].load(Relaxed);
+        let slot = FAST[475].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
             return f(status, err);
@@ -7421,7 +7285,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
-        let slot = FAST[485].load(Relaxed);
+        let slot = FAST[476].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
             return f(status, source);
@@ -7430,7 +7294,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
-        let slot = FAST[486].load(Relaxed);
+        let slot = FAST[477].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
             return f(status, tag);
@@ -7439,7 +7303,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[487].load(Relaxed);
+        let slot = FAST[478].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(request, flag, status);
@@ -7448,7 +7312,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
-        let slot = FAST[488].load(Relaxed);
+        let slot = FAST[479].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, flag);
@@ -7457,7 +7321,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testall(count: c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[489].load(Relaxed);
+        let slot = FAST[480].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, flag, array_of_statuses);
@@ -7466,7 +7330,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[490].load(Relaxed);
+        let slot = FAST[481].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, flag, status);
@@ -7475,7 +7339,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[491].load(Relaxed);
+        let slot = FAST[482].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -7484,7 +7348,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-        let slot = FAST[492].load(Relaxed);
+        let slot = FAST[483].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut c_int) -> c_int>(slot);
             return f(comm, status);
@@ -7493,7 +7357,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[493].load(Relaxed);
+        let slot = FAST[484].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7502,7 +7366,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[494].load(Relaxed);
+        let slot = FAST[485].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7511,7 +7375,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[495].load(Relaxed);
+        let slot = FAST[486].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7520,7 +7384,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[496].load(Relaxed);
+        let slot = FAST[487].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7529,7 +7393,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[497].load(Relaxed);
+        let slot = FAST[488].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const MPI_Count, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7538,7 +7402,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[498].load(Relaxed);
+        let slot = FAST[489].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7547,7 +7411,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[499].load(Relaxed);
+        let slot = FAST[490].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(r, newtype);
@@ -7556,7 +7420,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[500].load(Relaxed);
+        let slot = FAST[491].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7565,7 +7429,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[501].load(Relaxed);
+        let slot = FAST[492].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7574,7 +7438,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[502].load(Relaxed);
+        let slot = FAST[493].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7583,7 +7447,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[503].load(Relaxed);
+        let slot = FAST[494].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7592,7 +7456,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[504].load(Relaxed);
+        let slot = FAST[495].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7601,7 +7465,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[505].load(Relaxed);
+        let slot = FAST[496].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7610,7 +7474,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[506].load(Relaxed);
+        let slot = FAST[497].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7619,7 +7483,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[507].load(Relaxed);
+        let slot = FAST[498].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7628,7 +7492,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[508].load(Relaxed);
+        let slot = FAST[499].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7637,7 +7501,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_keyval(type_copy_attr_fn: Callback, type_delete_attr_fn: Callback, type_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[509].load(Relaxed);
+        let slot = FAST[500].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
@@ -7646,7 +7510,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[510].load(Relaxed);
+        let slot = FAST[501].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Aint, MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7655,7 +7519,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[511].load(Relaxed);
+        let slot = FAST[502].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7664,7 +7528,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[512].load(Relaxed);
+        let slot = FAST[503].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7673,7 +7537,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[513].load(Relaxed);
+        let slot = FAST[504].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7682,7 +7546,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[514].load(Relaxed);
+        let slot = FAST[505].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7691,7 +7555,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[515].load(Relaxed);
+        let slot = FAST[506].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Count, *const MPI_Count, *const MPI_Count, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7700,7 +7564,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-        let slot = FAST[516].load(Relaxed);
+        let slot = FAST[507].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int) -> c_int>(slot);
             return f(datatype, type_keyval);
@@ -7709,7 +7573,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[517].load(Relaxed);
+        let slot = FAST[508].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, newtype);
@@ -7718,7 +7582,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[518].load(Relaxed);
+        let slot = FAST[509].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7727,7 +7591,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-        let slot = FAST[519].load(Relaxed);
+        let slot = FAST[510].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(type_keyval);
@@ -7736,7 +7600,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[520].load(Relaxed);
+        let slot = FAST[511].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val, flag);
@@ -7745,7 +7609,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[521].load(Relaxed);
+        let slot = FAST[512].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, c_int, c_int, *mut c_int, *mut MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
@@ -7754,7 +7618,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[522].load(Relaxed);
+        let slot = FAST[513].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes);
@@ -7763,7 +7627,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int {
-        let slot = FAST[523].load(Relaxed);
+        let slot = FAST[514].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_datatypes, combiner);
@@ -7772,7 +7636,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int) -> c_int {
-        let slot = FAST[524].load(Relaxed);
+        let slot = FAST[515].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
@@ -7781,7 +7645,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[525].load(Relaxed);
+        let slot = FAST[516].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7790,7 +7654,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[526].load(Relaxed);
+        let slot = FAST[517].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7799,7 +7663,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[527].load(Relaxed);
+        let slot = FAST[518].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7808,7 +7672,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[528].load(Relaxed);
+        let slot = FAST[519].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(datatype, type_name, resultlen);
@@ -7817,7 +7681,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[529].load(Relaxed);
+        let slot = FAST[520].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7826,7 +7690,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[530].load(Relaxed);
+        let slot = FAST[521].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7835,7 +7699,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[531].load(Relaxed);
+        let slot = FAST[522].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7844,7 +7708,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[532].load(Relaxed);
+        let slot = FAST[523].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(value_type, index_type, pair_type);
@@ -7853,7 +7717,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[533].load(Relaxed);
+        let slot = FAST[524].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7862,7 +7726,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[534].load(Relaxed);
+        let slot = FAST[525].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7871,7 +7735,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[535].load(Relaxed);
+        let slot = FAST[526].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(typeclass, size, datatype);
@@ -7880,7 +7744,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[536].load(Relaxed);
+        let slot = FAST[527].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val);
@@ -7889,7 +7753,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char) -> c_int {
-        let slot = FAST[537].load(Relaxed);
+        let slot = FAST[528].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *const c_char) -> c_int>(slot);
             return f(datatype, type_name);
@@ -7898,7 +7762,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-        let slot = FAST[538].load(Relaxed);
+        let slot = FAST[529].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int) -> c_int>(slot);
             return f(datatype, size);
@@ -7907,7 +7771,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[539].load(Relaxed);
+        let slot = FAST[530].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7916,7 +7780,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[540].load(Relaxed);
+        let slot = FAST[531].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7924,17 +7788,8 @@ pub mod ffi {
         match functions().MPI_Type_size_x { Some(f) => f(datatype, size), None => missing(c"MPI_Type_size_x") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[541].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype) -> c_int>(slot);
-            return f(datatype);
-        }
-        match functions().MPI_Type_toint { Some(f) => f(datatype), None => missing(c"MPI_Type_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[542].load(Relaxed);
+        let slot = FAST[532].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7943,7 +7798,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[543].load(Relaxed);
+        let slot = FAST[533].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7952,7 +7807,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[544].load(Relaxed);
+        let slot = FAST[534].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, *mut c_int, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7961,7 +7816,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[545].load(Relaxed);
+        let slot = FAST[535].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7970,7 +7825,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[546].load(Relaxed);
+        let slot = FAST[536].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Aint, *mut MPI_Aint, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7979,7 +7834,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[547].load(Relaxed);
+        let slot = FAST[537].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7988,7 +7843,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpublish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int {
-        let slot = FAST[548].load(Relaxed);
+        let slot = FAST[538].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info, *const c_char) -> c_int>(slot);
             return f(service_name, info, port_name);
@@ -7997,7 +7852,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[549].load(Relaxed);
+        let slot = FAST[539].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(request, status);
@@ -8006,7 +7861,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[550].load(Relaxed);
+        let slot = FAST[540].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, array_of_statuses);
@@ -8015,7 +7870,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[551].load(Relaxed);
+        let slot = FAST[541].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, status);
@@ -8024,7 +7879,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[552].load(Relaxed);
+        let slot = FAST[542].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -8033,7 +7888,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[553].load(Relaxed);
+        let slot = FAST[543].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -8042,7 +7897,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[554].load(Relaxed);
+        let slot = FAST[544].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -8051,7 +7906,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[555].load(Relaxed);
+        let slot = FAST[545].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -8060,7 +7915,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[556].load(Relaxed);
+        let slot = FAST[546].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -8069,7 +7924,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-        let slot = FAST[557].load(Relaxed);
+        let slot = FAST[547].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_void, MPI_Aint) -> c_int>(slot);
             return f(win, base, size);
@@ -8078,7 +7933,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
-        let slot = FAST[558].load(Relaxed);
+        let slot = FAST[548].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, errorcode);
@@ -8087,7 +7942,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_complete(win: MPI_Win) -> c_int {
-        let slot = FAST[559].load(Relaxed);
+        let slot = FAST[549].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8096,7 +7951,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[560].load(Relaxed);
+        let slot = FAST[550].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -8105,7 +7960,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_c(base: *mut c_void, size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[561].load(Relaxed);
+        let slot = FAST[551].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -8114,7 +7969,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_dynamic(info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[562].load(Relaxed);
+        let slot = FAST[552].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(info, comm, win);
@@ -8123,7 +7978,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_errhandler(win_errhandler_fn: Callback, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[563].load(Relaxed);
+        let slot = FAST[553].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win_errhandler_fn, errhandler);
@@ -8132,7 +7987,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_keyval(win_copy_attr_fn: Callback, win_delete_attr_fn: Callback, win_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[564].load(Relaxed);
+        let slot = FAST[554].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
@@ -8141,7 +7996,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
-        let slot = FAST[565].load(Relaxed);
+        let slot = FAST[555].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, win_keyval);
@@ -8150,7 +8005,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
-        let slot = FAST[566].load(Relaxed);
+        let slot = FAST[556].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_void) -> c_int>(slot);
             return f(win, base);
@@ -8159,7 +8014,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[567].load(Relaxed);
+        let slot = FAST[557].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -8168,7 +8023,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[568].load(Relaxed);
+        let slot = FAST[558].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8177,7 +8032,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_all(win: MPI_Win) -> c_int {
-        let slot = FAST[569].load(Relaxed);
+        let slot = FAST[559].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8186,7 +8041,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[570].load(Relaxed);
+        let slot = FAST[560].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8195,7 +8050,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local_all(win: MPI_Win) -> c_int {
-        let slot = FAST[571].load(Relaxed);
+        let slot = FAST[561].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8204,7 +8059,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
-        let slot = FAST[572].load(Relaxed);
+        let slot = FAST[562].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8213,7 +8068,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-        let slot = FAST[573].load(Relaxed);
+        let slot = FAST[563].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(win_keyval);
@@ -8222,7 +8077,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[574].load(Relaxed);
+        let slot = FAST[564].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(win, win_keyval, attribute_val, flag);
@@ -8231,7 +8086,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[575].load(Relaxed);
+        let slot = FAST[565].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8240,7 +8095,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
-        let slot = FAST[576].load(Relaxed);
+        let slot = FAST[566].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Group) -> c_int>(slot);
             return f(win, group);
@@ -8249,7 +8104,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
-        let slot = FAST[577].load(Relaxed);
+        let slot = FAST[567].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Info) -> c_int>(slot);
             return f(win, info_used);
@@ -8258,7 +8113,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_name(win: MPI_Win, win_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[578].load(Relaxed);
+        let slot = FAST[568].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(win, win_name, resultlen);
@@ -8267,7 +8122,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[579].load(Relaxed);
+        let slot = FAST[569].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Win) -> c_int>(slot);
             return f(lock_type, rank, assert, win);
@@ -8276,7 +8131,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[580].load(Relaxed);
+        let slot = FAST[570].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -8285,7 +8140,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[581].load(Relaxed);
+        let slot = FAST[571].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8294,7 +8149,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[582].load(Relaxed);
+        let slot = FAST[572].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void) -> c_int>(slot);
             return f(win, win_keyval, attribute_val);
@@ -8303,7 +8158,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[583].load(Relaxed);
+        let slot = FAST[573].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8312,7 +8167,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-        let slot = FAST[584].load(Relaxed);
+        let slot = FAST[574].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Info) -> c_int>(slot);
             return f(win, info);
@@ -8321,7 +8176,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
-        let slot = FAST[585].load(Relaxed);
+        let slot = FAST[575].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_char) -> c_int>(slot);
             return f(win, win_name);
@@ -8330,7 +8185,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[586].load(Relaxed);
+        let slot = FAST[576].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8339,7 +8194,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query_c(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut MPI_Aint, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[587].load(Relaxed);
+        let slot = FAST[577].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut MPI_Aint, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8348,7 +8203,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[588].load(Relaxed);
+        let slot = FAST[578].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8357,7 +8212,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_sync(win: MPI_Win) -> c_int {
-        let slot = FAST[589].load(Relaxed);
+        let slot = FAST[579].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8366,7 +8221,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
-        let slot = FAST[590].load(Relaxed);
+        let slot = FAST[580].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_int) -> c_int>(slot);
             return f(win, flag);
@@ -8374,17 +8229,8 @@ pub mod ffi {
         match functions().MPI_Win_test { Some(f) => f(win, flag), None => missing(c"MPI_Win_test") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Win_toint(win: MPI_Win) -> c_int {
-        let slot = FAST[591].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
-            return f(win);
-        }
-        match functions().MPI_Win_toint { Some(f) => f(win), None => missing(c"MPI_Win_toint") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[592].load(Relaxed);
+        let slot = FAST[581].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8393,7 +8239,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_unlock_all(win: MPI_Win) -> c_int {
-        let slot = FAST[593].load(Relaxed);
+        let slot = FAST[582].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8402,7 +8248,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_wait(win: MPI_Win) -> c_int {
-        let slot = FAST[594].load(Relaxed);
+        let slot = FAST[583].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8411,7 +8257,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtick() -> f64 {
-        let slot = FAST[595].load(Relaxed);
+        let slot = FAST[584].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8420,7 +8266,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtime() -> f64 {
-        let slot = FAST[596].load(Relaxed);
+        let slot = FAST[585].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8429,7 +8275,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[597].load(Relaxed);
+        let slot = FAST[586].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, extent);
@@ -8438,7 +8284,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[598].load(Relaxed);
+        let slot = FAST[587].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);
@@ -8447,7 +8293,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[599].load(Relaxed);
+        let slot = FAST[588].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);
