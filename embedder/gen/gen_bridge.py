@@ -132,6 +132,13 @@ ARG_CHECKS = {
     "Dist_graph_create_adjacent": ["cx.check_adjacent(&comm_, indegree, sources, sourceweights, outdegree, destinations, destweights)?"],
     "Dist_graph_neighbors": ['cx.check_max("maxindegree", maxindegree)?', 'cx.check_max("maxoutdegree", maxoutdegree)?'],
 }
+# Arguments significant only at a leader rank (the standard's "significant
+# only at local_leader"): function -> (the leader parameter, the parameters
+# only it reads). Other ranks may pass anything there (-1, MPI_COMM_NULL), so
+# they are not checked; the host gets neutral values (0, its MPI_COMM_NULL).
+LEADER_ONLY = {
+    "Intercomm_create": ("local_leader", {"peer_comm", "remote_leader"}),
+}
 # Parameters that are C int arrays (ranks, dimensions, flags, coordinates,
 # graph indices, degrees): handed to the host in place.
 INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE"}
@@ -215,6 +222,9 @@ def gen_fn(f):
         # root, the others everywhere on an intracommunicator (on an
         # intercommunicator, only in the non-root group)
         body.append("let (root_args, other_args) = comm_.root_roles(root);")
+    leader, leader_only = LEADER_ONLY.get(f.short, (None, set()))
+    if leader:
+        body.append(f"let at_leader = comm_.rank == {leader};")
     done = set()
     # datatypes shared by several buffers (or outside collectives) are
     # translated up front; a collective buffer's own type only where MPI
@@ -272,15 +282,16 @@ def gen_fn(f):
                 args.append(f"{n}_")
             else:
                 wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
-                body.append(f"let {n}_ = cx.rank({n}, {wild})?;")
+                body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.rank({n}, {wild})?', '0')};")
                 args.append(f"{n}_")
         elif k == "TAG" and d == "in":
             wild = "true" if (p["name"] == "recvtag" or (p["name"] == "tag" and f.short in RECEIVE_FUNCS)) else "false"
-            body.append(f"let {n}_ = cx.tag({n}, {wild})?;")
+            body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.tag({n}, {wild})?', '0')};")
             args.append(f"{n}_")
         elif k == "COMMUNICATOR" and d == "in":
             # a second communicator (peer_comm, comm2) may be MPI_COMM_NULL where MPI ignores it
-            args.append("comm_.host.0" if p is comm else f"cx.comm_or_null({n})?")
+            other = at_leader(p, leader_only, f"cx.comm_or_null({n})?", "host_mpi::null_communicator().0")
+            args.append("comm_.host.0" if p is comm else other)
         elif k == "OPERATION" and d == "in":
             body.append(f"let {n}_ = cx.op({n})?;")
             args.append(f"{n}_.0")
@@ -386,6 +397,13 @@ def collective_buffer(f, p, dt, cond, translate, own):
     chain = " else ".join(f"if {c} {{ {v} }}" for c, v in branches)
     last = translate if own else f"{{ {translate} }}"
     return f"let {name} = {chain} else {last};"
+
+
+def at_leader(p, leader_only, translate, neutral):
+    """`translate` where MPI reads the argument, else a neutral host value."""
+    if p["name"] not in leader_only:
+        return translate
+    return f"if at_leader {{ {translate} }} else {{ {neutral} }}"
 
 
 def out_int(body, args, after, n, finish):

@@ -15,7 +15,7 @@ FAILED_EXPECT = re.compile(r"^\S+\.[ch]:\d+: ", re.M)
 def failed_expects(stderr):
     return FAILED_EXPECT.findall(stderr)
 
-FAMILIES = ["p2p", "coll", "comm", "topo", "datatype", "op", "attr", "errhandler", "mpi1"]
+FAMILIES = ["p2p", "coll", "comm", "topo", "datatype", "op", "attr", "errhandler", "mpi1", "significance"]
 
 # Checks a host library fails natively, by (MPI, family): the wasm run must
 # pass them all the same (the bridge checks the arguments itself), and the
@@ -49,3 +49,19 @@ def test_family_matches_native(build, mpi, run_wasm, run_native, family, np):
     assert native.returncode == 0, native.stdout + native.stderr
     assert not failed_expects(native.stderr), native.stderr
     assert wasm.stdout == native.stdout
+
+
+@pytest.mark.parametrize("np", [1, 3])
+def test_handle_and_status_transfer_matches_native(build, run_wasm, run_native, np):
+    # MPI_<T>_c2f/_f2c and MPI_Status_c2f/_f2c everywhere; the MPI-4 status
+    # forms and the ABI's toint/fromint where the header has them (always in wasm)
+    src = PROGRAMS / "handles.c"
+    native = run_native(build.native(src), np=np)
+    wasm = run_wasm(build.wasm(src), np=np)
+    assert native.returncode == 0 and not failed_expects(native.stderr), native.stdout + native.stderr
+    assert wasm.returncode == 0 and not failed_expects(wasm.stderr), wasm.stdout + wasm.stderr
+    lines = wasm.stdout.splitlines()
+    assert all(line.endswith(" ok") for line in lines), wasm.stdout
+    checks = [line.rsplit(None, 1)[0] for line in lines]
+    assert "Status c2f08 / f082c / f082f / f2f08" in checks and "ABI toint / fromint" in checks, checks
+    assert [l for l in lines if l in native.stdout.splitlines()] == native.stdout.splitlines()

@@ -152,12 +152,13 @@ pub fn mpi_comm_remote_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: 
 pub fn mpi_intercomm_create(mut env: FunctionEnvMut<MpiEnv>, local_comm: i32, local_leader: i32, peer_comm: i32, remote_leader: i32, tag: i32, newintercomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Intercomm_create", local_comm, |cx| {
         let comm_ = cx.comm(local_comm)?;
+        let at_leader = comm_.rank == local_leader;
         let local_leader_ = cx.rank(local_leader, false)?;
-        let remote_leader_ = cx.rank(remote_leader, false)?;
+        let remote_leader_ = if at_leader { cx.rank(remote_leader, false)? } else { 0 };
         let tag_ = cx.tag(tag, false)?;
         cx.mem.range(newintercomm, 4)?;
         let mut newintercomm_ = host_mpi::null_communicator();
-        cx.host(unsafe { host_mpi::ffi::MPI_Intercomm_create(comm_.host.0, local_leader_, cx.comm_or_null(peer_comm)?, remote_leader_, tag_, &mut newintercomm_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Intercomm_create(comm_.host.0, local_leader_, if at_leader { cx.comm_or_null(peer_comm)? } else { host_mpi::null_communicator().0 }, remote_leader_, tag_, &mut newintercomm_.0) })?;
         cx.out_comm(newintercomm, newintercomm_, local_comm)?;
         Ok(())
     })
