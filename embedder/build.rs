@@ -1,6 +1,7 @@
 //! The guest's standard-ABI constants come from `mpi-header/abi-constants.tsv`
-//! (the same table the guest `mpi.h` is generated from). Nothing here needs
-//! an MPI: the host library is loaded at run time.
+//! (the same table the guest `mpi.h` is generated from), and the C half of
+//! the long double reductions is compiled. Nothing here needs an MPI: the
+//! host library is loaded at run time.
 use std::{env, fs, path::PathBuf};
 
 fn main() {
@@ -10,6 +11,11 @@ fn main() {
     let tsv = manifest.join("../mpi-header/abi-constants.tsv");
     println!("cargo:rerun-if-changed={}", tsv.display());
     fs::write(out.join("abi_constants.rs"), abi_constants(&fs::read_to_string(&tsv).unwrap())).unwrap();
+
+    // reductions on the guest's long double (IEEE binary128), in C's _Float128
+    let binary128 = manifest.join("csrc/binary128.c");
+    println!("cargo:rerun-if-changed={}", binary128.display());
+    cc::Build::new().file(binary128).std("gnu11").warnings(true).compile("binary128");
 }
 
 /// `pub const NAME: i32 = value;` for every row with a value, plus a table of

@@ -294,6 +294,9 @@ def gen_fn(f):
             args.append("comm_.host.0" if p is comm else other)
         elif k == "OPERATION" and d == "in":
             body.append(f"let {n}_ = cx.op({n})?;")
+            if "datatype" in f.by_name:
+                # predefined operations on long double are the bridge's (binary128.rs)
+                body.append(f"let {n}_ = cx.bridge.reduction_op({n}, {n}_, datatype)?;")
             args.append(f"{n}_.0")
         elif k == "STATUS" and d == "out" and not p["length"]:
             body.append(f"cx.check_status_ptr({n})?;")

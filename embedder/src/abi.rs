@@ -27,6 +27,15 @@ pub fn error_class_name(class: i32) -> &'static str {
         .map_or("MPI_ERR_UNKNOWN", |(n, _, _)| n)
 }
 
+/// The ABI name of a predefined operation handle, for messages.
+pub fn op_name(op: i32) -> &'static str {
+    let ops = c::MPI_OP_NULL + 1..c::MPI_OP_NULL + 0x20;
+    c::ALL
+        .iter()
+        .find(|(n, k, v)| *k == "handle" && *v == op && ops.contains(v) && n.starts_with("MPI_"))
+        .map_or("this operation", |(n, _, _)| n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@
 //! end the job with a clear message if called.
 
 mod attr;
+mod binary128;
 mod call;
 mod callbacks;
 mod coll;

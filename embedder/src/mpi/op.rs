@@ -64,7 +64,7 @@ fn slot_of_free() -> Option<usize> {
 
 /// Ends the job from inside the host MPI: a failed user function cannot
 /// unwind through the library's frames.
-fn abort_job(detail: &str) -> ! {
+pub(super) fn abort_job(detail: &str) -> ! {
     let who = crate::rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
     crate::say!("embedder: {who}{detail}");
     host_mpi::abort(host_mpi::constants().comm_world, TRAP_EXIT)

@@ -152,6 +152,8 @@ pub struct Bridge {
     pub ops: Table<host_mpi::Op>,
     /// User operation handle -> its trampoline slot.
     pub user_op_slots: HashMap<i32, usize>,
+    /// Predefined operations on long double (binary128), made on first use.
+    pub binary128_ops: super::binary128::HostOps,
     pub attributes: attr::Attributes,
     pub requests: Table<RequestEntry>,
     pub(super) messages: Table<host_mpi::Message>,
@@ -186,6 +188,7 @@ impl Bridge {
             predefined_type_names: HashMap::new(),
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
             user_op_slots: HashMap::new(),
+            binary128_ops: Default::default(),
             attributes: attr::Attributes::new(),
             requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
             messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),

@@ -131,8 +131,9 @@ int main(int argc, char **argv) {
         MPI_Send(&x, 1, MPI_INT, -2, 1, MPI_COMM_WORLD);
     } else if (!strcmp(fault, "bad-comm")) {
         MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x1234);
-    } else if (!strcmp(fault, "bad-type")) {
-        MPI_Send(&x, 1, MPI_LONG_DOUBLE, 0, 1, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "bad-op")) {
+        long double a = 1, b = 0; /* MPI defines no bitwise AND on floating types */
+        MPI_Allreduce(&a, &b, 1, MPI_LONG_DOUBLE, MPI_BAND, MPI_COMM_WORLD);
     } else if (!strcmp(fault, "unsupported")) {
         MPI_Win_fence(0, MPI_WIN_NULL); /* one-sided communication: not bridged yet */
     } else if (!strcmp(fault, "abort")) {

@@ -80,13 +80,15 @@ int main(int argc, char **argv) {
     check("Request_c2f / Request_f2c", errors);
 
     errors = 0;
-    MPI_Send(&mine, 1, MPI_INT, right, 9, dup);
+    MPI_Request sent;
+    MPI_Isend(&mine, 1, MPI_INT, right, 9, dup, &sent);
     MPI_Message msg;
     MPI_Mprobe(left, 9, dup, &msg, MPI_STATUS_IGNORE);
     MPI_Message m = MPI_Message_f2c(MPI_Message_c2f(msg));
     EXPECT(m == msg);
     token = -1;
     MPI_Mrecv(&token, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+    MPI_Wait(&sent, MPI_STATUS_IGNORE);
     EXPECT(token == left + 1000 && m == MPI_MESSAGE_NULL);
     EXPECT(MPI_Message_f2c(MPI_Message_c2f(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL);
     check("Message_c2f / Message_f2c", errors);

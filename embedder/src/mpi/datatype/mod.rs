@@ -110,8 +110,8 @@ pub fn host_name(guest: &str) -> Option<&str> {
         "MPI_LONG" | "MPI_AINT" => Some("MPI_INT32_T"),
         "MPI_UNSIGNED_LONG" => Some("MPI_UINT32_T"),
         "MPI_LONG_INT" => Some("MPI_2INT"),
-        // wasm32 long double is IEEE binary128; x86-64's is 80-bit extended.
-        "MPI_LONG_DOUBLE" | "MPI_C_LONG_DOUBLE_COMPLEX" | "MPI_CXX_LONG_DOUBLE_COMPLEX" | "MPI_LONG_DOUBLE_INT" => None,
+        // long double: the host's type of the same size moves the bytes;
+        // reductions are the bridge's (binary128.rs)
         same => Some(same),
     }
 }
@@ -128,6 +128,9 @@ pub fn predefined_table() -> Table<DatatypeEntry> {
         }
         let Some(dt) = host_name(name).and_then(|h| host.datatypes.get(h)) else { continue };
         if let Ok(entry) = describe(*dt).map(|e| DatatypeEntry { committed: true, ..e }) {
+            if !super::binary128::host_layout_agrees(name, entry.extent) {
+                continue;
+            }
             table.set_predefined(value, entry);
             // a user reduction sees the guest type named like the host type
             if host_name(name) == Some(name) {
@@ -147,7 +150,7 @@ pub fn invalid(handle: i32) -> MpiError {
         Some("MPI_DATATYPE_NULL") => MpiError::new(abi::c::MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a valid datatype"),
         Some(n) if n.contains("LONG_DOUBLE") => MpiError::new(
             abi::c::MPI_ERR_TYPE,
-            format!("{n} is not supported: wasm32 long double is IEEE binary128, the host's is not"),
+            format!("{n} is not supported on this host: its long double does not have wasm32's 16 bytes"),
         ),
         Some(n) => MpiError::new(abi::c::MPI_ERR_TYPE, format!("{n} is not available on the host MPI")),
         None => MpiError::new(abi::c::MPI_ERR_TYPE, format!("invalid datatype handle {handle:#x}")),
@@ -228,7 +231,7 @@ mod tests {
         assert_eq!(host_name("MPI_UNSIGNED_LONG"), Some("MPI_UINT32_T"));
         assert_eq!(host_name("MPI_AINT"), Some("MPI_INT32_T"));
         assert_eq!(host_name("MPI_DOUBLE"), Some("MPI_DOUBLE"));
-        assert_eq!(host_name("MPI_LONG_DOUBLE"), None);
+        assert_eq!(host_name("MPI_LONG_DOUBLE"), Some("MPI_LONG_DOUBLE"));
         // every C datatype maps to a host type (Fortran ones depend on the
         // host's Fortran support and are looked up by name only)
         let fortran = |v: i32| (0x218..0x220).contains(&v) || (0x230..0x238).contains(&v) || v >= 0x2c0;

@@ -99,11 +99,21 @@ fn datarep(cx: &crate::mpi::call::Ctx, ptr: u32) -> MpiResult<std::ffi::CString>
     cx.cstr(ptr, 64)
 }
 
+/// The host converts its own long double to external32, which would
+/// misread the guest's binary128: refused rather than garbled.
+fn no_binary128(cx: &crate::mpi::call::Ctx, datatype: i32) -> MpiResult {
+    if cx.bridge.holds_binary128(datatype) {
+        return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn pack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pack_external", abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
+        no_binary128(cx, datatype)?;
         let inp = cx.buffer(inbuf, incount as i64, &dt)?;
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
         let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
@@ -119,6 +129,7 @@ pub fn unpack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, in
     call(&mut env, "MPI_Unpack_external", abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
+        no_binary128(cx, datatype)?;
         let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
         let out = cx.buffer(outbuf, outcount as i64, &dt)?;
         let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;

@@ -302,10 +302,13 @@ pub fn type_match_size(mut env: FunctionEnvMut<MpiEnv>, typeclass: i32, size: i3
             (MPI_TYPECLASS_INTEGER, 8) => MPI_INT64_T,
             (MPI_TYPECLASS_REAL, 4) => MPI_FLOAT,
             (MPI_TYPECLASS_REAL, 8) => MPI_DOUBLE,
+            (MPI_TYPECLASS_REAL, 16) => MPI_LONG_DOUBLE,
             (MPI_TYPECLASS_COMPLEX, 8) => MPI_C_FLOAT_COMPLEX,
             (MPI_TYPECLASS_COMPLEX, 16) => MPI_C_DOUBLE_COMPLEX,
+            (MPI_TYPECLASS_COMPLEX, 32) => MPI_C_LONG_DOUBLE_COMPLEX,
             _ => return Err(MpiError::new(MPI_ERR_ARG, format!("no predefined type of class {typeclass} and size {size}"))),
         };
+        cx.datatype(t)?; // long double: only where the host's has wasm32's size
         Ok(cx.mem.write_i32(datatype, t)?)
     })
 }

@@ -132,6 +132,7 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -143,6 +144,7 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -153,6 +155,7 @@ pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u
         let inbuf_ = cx.buffer(inbuf, count as i64, &datatype_)?;
         let inoutbuf_ = cx.buffer(inoutbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
     })
 }
@@ -166,6 +169,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -178,6 +182,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -189,6 +194,7 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -200,6 +206,7 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -368,6 +375,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
@@ -383,6 +391,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -400,6 +409,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -416,6 +426,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -431,6 +442,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -446,6 +458,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
