@@ -99,6 +99,10 @@ HAND_WRITTEN = {
         "MPI_Startall": "startall",
         "MPI_Cancel": "cancel",
     },
+    "grequest": {
+        "MPI_Grequest_start": "grequest_start",
+        "MPI_Grequest_complete": "grequest_complete",
+    },
     "errhandler": {
         "MPI_Comm_create_errhandler": "comm_create_errhandler",
         "MPI_Comm_set_errhandler": "comm_set_errhandler",

@@ -15,7 +15,7 @@ FAILED_EXPECT = re.compile(r"^\S+\.[ch]:\d+: ", re.M)
 def failed_expects(stderr):
     return FAILED_EXPECT.findall(stderr)
 
-FAMILIES = ["p2p", "coll", "comm", "topo", "datatype", "op", "attr", "errhandler", "mpi1", "significance"]
+FAMILIES = ["p2p", "coll", "comm", "topo", "datatype", "op", "attr", "errhandler", "mpi1", "significance", "grequest"]
 
 # Checks a host library fails natively, by (MPI, family): the wasm run must
 # pass them all the same (the bridge checks the arguments itself), and the

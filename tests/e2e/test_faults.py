@@ -17,6 +17,7 @@ FAULTS = {
     "send-wrap": "MPI_Send: MPI_ERR_BUFFER",
     "bad-rank": "MPI_Send: MPI_ERR_RANK",
     "bad-comm": "MPI_Send: MPI_ERR_COMM",
+    "grequest-wait": "MPI_Wait: MPI_ERR_REQUEST: waiting for a generalized request that MPI_Grequest_complete was not called on",
     "bad-op": "MPI_Allreduce: MPI_ERR_OP: MPI_BAND is not defined on MPI_LONG_DOUBLE",
     "unsupported": "MPI_Win_fence is not supported by this embedder",
     "abort": 7,

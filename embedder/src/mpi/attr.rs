@@ -254,7 +254,7 @@ fn delete_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
     })
 }
 
-fn guest_fns(env: &FunctionEnvMut<MpiEnv>, function: &'static str) -> Result<std::rc::Rc<GuestFns>, Fatal> {
+pub(super) fn guest_fns(env: &FunctionEnvMut<MpiEnv>, function: &'static str) -> Result<std::rc::Rc<GuestFns>, Fatal> {
     env.data().guest_fns().ok_or(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() })
 }
 

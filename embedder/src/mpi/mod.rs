@@ -17,6 +17,7 @@ mod environment;
 mod errhandler;
 mod errors;
 mod generated;
+mod grequest;
 mod group;
 mod info;
 mod op;

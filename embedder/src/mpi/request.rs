@@ -1,5 +1,6 @@
 //! Completing requests: Wait/Test and their any/all/some forms, Start,
-//! Request_free, Request_get_status.
+//! Request_free, Request_get_status. Generalized requests are completed
+//! here too; their guest callbacks run after the call (`grequest::run_owed`).
 //!
 //! Guest request handles index the bridge's request table. A completed
 //! non-persistent request is removed and the guest's handle overwritten with
@@ -15,6 +16,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     call::{call, Ctx},
     errors::{Fatal, MpiError, MpiResult},
+    grequest::{self, run_owed},
     MpiEnv,
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
@@ -82,14 +84,18 @@ fn give_back(cx: &mut Ctx, handles: Vec<i32>, hosts: host_mpi::HandleVec) {
 }
 
 /// After request `handle` (stored at guest `ptr`) completed: free it unless
-/// it is persistent, and null the guest's handle.
-fn completed(cx: &mut Ctx, ptr: u32, handle: i32) -> MpiResult {
+/// it is persistent, and null the guest's handle. A generalized request's
+/// query function will fill the guest status at `status` (0: ignored).
+fn completed(cx: &mut Ctx, ptr: u32, handle: i32, status: u32) -> MpiResult {
     if handle == NULL {
         return Ok(());
     }
     match cx.bridge.requests.get_mut(handle) {
         Some(e) if e.persistent => (e.active, e.cancelled) = (false, false),
-        Some(_) => {
+        Some(e) => {
+            if let Some(g) = e.grequest.take() {
+                cx.bridge.owe_completion(g, status);
+            }
             retire(cx, handle);
             cx.mem.write_i32(ptr, NULL)?;
         }
@@ -167,19 +173,21 @@ fn check_statuses_ptr(cx: &Ctx, ptr: u32, n: i32) -> MpiResult {
 }
 
 pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Wait", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Wait", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
         cx.check_status_ptr(status)?;
+        cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
         cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
-        completed(cx, request, h)?;
+        completed(cx, request, h, status)?;
         cx.write_status(status, &st)
-    })
+    })?;
+    run_owed(&mut env, "MPI_Wait", rc)
 }
 
 pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Test", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Test", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
         cx.mem.range(flag, 4)?;
@@ -188,15 +196,16 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
         cx.host(unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) })?;
         cx.mem.write_i32(flag, f)?;
         if f != 0 {
-            completed(cx, request, h)?;
+            completed(cx, request, h, status)?;
             cx.write_status(status, &st)?;
         }
         Ok(())
-    })
+    })?;
+    run_owed(&mut env, "MPI_Test", rc)
 }
 
 pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Request_get_status", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Request_get_status", WORLD, |cx| {
         let r = if request == NULL { host_mpi::null_request() } else { cx.request(request)? };
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
@@ -205,13 +214,18 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
         cx.mem.write_i32(flag, f)?;
         if f != 0 {
             cx.write_status(status, &st)?;
+            // the query function reports the status; the request stays
+            if let Some(g) = cx.bridge.requests.get(request).and_then(|e| e.grequest) {
+                cx.bridge.grequests_owed.push(grequest::Owed::Query(g, status));
+            }
         }
         Ok(())
-    })
+    })?;
+    run_owed(&mut env, "MPI_Request_get_status", rc)
 }
 
 pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Request_free", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
         let entry = cx.bridge.requests.get(h);
@@ -221,12 +235,16 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
             finish_idup(cx, h)?;
         } else if entry.is_some_and(|e| e.collective) {
             return Err(not_for_collectives("MPI_Request_free"));
+        } else if entry.is_some_and(|e| e.grequest.is_some()) {
+            cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
+            grequest::free(cx.bridge, h);
         } else {
             cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
             cx.bridge.requests.remove(h);
         }
         Ok(cx.mem.write_i32(request, NULL)?)
-    })
+    })?;
+    run_owed(&mut env, "MPI_Request_free", rc)
 }
 
 pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
@@ -288,9 +306,12 @@ fn set_active(cx: &mut Ctx, handles: &[i32]) {
 /// cancel of the same operation changes nothing and is not passed on: Open
 /// MPI unlinks the receive from its matching queue again (a crash).
 pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Cancel", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Cancel", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
+        if grequest::cancel(cx.bridge, h) {
+            return Ok(()); // the guest's cancel_fn decides (run below)
+        }
         match cx.bridge.requests.get(h) {
             Some(e) if !e.active => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, "an inactive persistent request has nothing to cancel")),
             Some(e) if e.collective => Err(not_for_collectives("MPI_Cancel")),
@@ -303,7 +324,8 @@ pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fata
                 Ok(())
             }
         }
-    })
+    })?;
+    run_owed(&mut env, "MPI_Cancel", rc)
 }
 
 /// MPI-3.1 section 5.12: MPI_Request_free and MPI_Cancel are erroneous on
@@ -311,6 +333,11 @@ pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fata
 /// schedule that is still running).
 fn not_for_collectives(function: &str) -> MpiError {
     MpiError::new(abi::c::MPI_ERR_REQUEST, format!("{function} cannot take the request of a nonblocking collective"))
+}
+
+/// The guest status for slot `i` of a status array (0: ignored).
+fn status_slot(statuses: u32, i: usize) -> u32 {
+    if statuses == abi::c::MPI_STATUSES_IGNORE as u32 { 0 } else { statuses + (i * abi::STATUS_SIZE) as u32 }
 }
 
 /// After Waitall/Testall: completes the requests `done` selects and writes
@@ -325,16 +352,20 @@ fn finish_all(
 ) -> MpiResult {
     for (i, &h) in handles.iter().enumerate() {
         if done(i) {
-            completed(cx, requests + 4 * i as u32, h)?;
+            completed(cx, requests + 4 * i as u32, h, status_slot(statuses, i))?;
         }
     }
     write_statuses(cx, statuses, st, (0..handles.len()).map(|i| (i, i)))
 }
 
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Waitall", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Waitall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
-        check_statuses_ptr(cx, statuses, count)?;
+        let ready = check_statuses_ptr(cx, statuses, count).and_then(|()| cx.bridge.check_can_complete(&handles, true));
+        if let Err(e) = ready {
+            give_back(cx, handles, hosts);
+            return Err(e);
+        }
         let mut st = statuses_scratch(cx, count as usize);
         let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
         // With MPI_ERR_IN_STATUS only some requests completed: the host
@@ -344,11 +375,12 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
-    })
+    })?;
+    run_owed(&mut env, "MPI_Waitall", rc)
 }
 
 pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Testall", WORLD, |cx| {
+    let rc = call(&mut env, "MPI_Testall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
         cx.mem.range(flag, 4)?;
         check_statuses_ptr(cx, statuses, count)?;
@@ -362,24 +394,37 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
-    })
+    })?;
+    run_owed(&mut env, "MPI_Testall", rc)
 }
 
 pub fn waitany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, status: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))
+    let rc = call(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))?;
+    run_owed(&mut env, "MPI_Waitany", rc)
 }
 
 pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))
+    let rc = call(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))?;
+    run_owed(&mut env, "MPI_Testany", rc)
 }
 
 fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
     let (handles, mut hosts) = load(cx, requests, count)?;
-    cx.mem.range(index, 4)?;
-    if let Some(f) = flag {
-        cx.mem.range(f, 4)?;
+    let ready = (|| {
+        cx.mem.range(index, 4)?;
+        if let Some(f) = flag {
+            cx.mem.range(f, 4)?;
+        }
+        cx.check_status_ptr(status)?;
+        if wait {
+            cx.bridge.check_can_complete(&handles, false)?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = ready {
+        give_back(cx, handles, hosts);
+        return Err(e);
     }
-    cx.check_status_ptr(status)?;
     let (mut idx, mut f, mut st) = (0, 1, host_mpi::empty_status());
     let rc = unsafe {
         if wait {
@@ -397,7 +442,7 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
         }
         if f != 0 {
             if idx != abi::c::MPI_UNDEFINED {
-                completed(cx, requests + 4 * idx as u32, handles[idx as usize])?;
+                completed(cx, requests + 4 * idx as u32, handles[idx as usize], status)?;
             }
             cx.write_status(status, &st)?;
         }
@@ -408,19 +453,33 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
 }
 
 pub fn waitsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))
+    let rc = call(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))?;
+    run_owed(&mut env, "MPI_Waitsome", rc)
 }
 
 pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))
+    let rc = call(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))?;
+    run_owed(&mut env, "MPI_Testsome", rc)
 }
 
 fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {
     let (handles, mut hosts) = load(cx, requests, incount)?;
-    cx.mem.range(outcount, 4)?;
-    // the host writes the completed indices straight into the guest array
-    let idx = cx.int_array_out(indices, incount as i64)?;
-    check_statuses_ptr(cx, statuses, incount)?;
+    let ready = (|| {
+        cx.mem.range(outcount, 4)?;
+        check_statuses_ptr(cx, statuses, incount)?;
+        if wait {
+            cx.bridge.check_can_complete(&handles, false)?;
+        }
+        // the host writes the completed indices straight into the guest array
+        cx.int_array_out(indices, incount as i64)
+    })();
+    let idx = match ready {
+        Ok(idx) => idx,
+        Err(e) => {
+            give_back(cx, handles, hosts);
+            return Err(e);
+        }
+    };
     let mut st = statuses_scratch(cx, incount as usize);
     let mut out = 0;
     let rc = unsafe {
@@ -439,7 +498,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             if i >= handles.len() {
                 return Err(MpiError::new(abi::c::MPI_ERR_INTERN, "host returned an index out of range"));
             }
-            completed(cx, requests + 4 * i as u32, handles[i])?;
+            completed(cx, requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
         }
         write_statuses(cx, statuses, &st, (0..out.max(0) as usize).map(|s| (s, s)))
     })();

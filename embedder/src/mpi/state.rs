@@ -110,6 +110,8 @@ pub struct RequestEntry {
     /// operation reads until it completes.
     #[allow(dead_code)] // held, never read: it only has to live
     pub(super) arrays: Vec<Box<[i32]>>,
+    /// MPI_Grequest_start: the guest's callbacks.
+    pub grequest: Option<super::grequest::Grequest>,
 }
 
 impl RequestEntry {
@@ -118,7 +120,7 @@ impl RequestEntry {
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
         let comm = host_mpi::null_communicator();
-        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new() }
+        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new(), grequest: None }
     }
 }
 
@@ -154,6 +156,8 @@ pub struct Bridge {
     pub user_op_slots: HashMap<i32, usize>,
     /// Predefined operations on long double (binary128), made on first use.
     pub binary128_ops: super::binary128::HostOps,
+    /// Generalized-request callbacks to run when the current call is done.
+    pub grequests_owed: Vec<super::grequest::Owed>,
     pub attributes: attr::Attributes,
     pub requests: Table<RequestEntry>,
     pub(super) messages: Table<host_mpi::Message>,
@@ -189,6 +193,7 @@ impl Bridge {
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
             user_op_slots: HashMap::new(),
             binary128_ops: Default::default(),
+            grequests_owed: Vec::new(),
             attributes: attr::Attributes::new(),
             requests: Table::new(abi::c::MPI_REQUEST_NULL, 1),
             messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),

@@ -21,6 +21,10 @@ static void trapping_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
     __builtin_trap();
 }
 
+static int grequest_query(void *extra, MPI_Status *status) { return (void)extra, MPI_Status_set_cancelled(status, 0); }
+static int grequest_free(void *extra) { return (void)extra, MPI_SUCCESS; }
+static int grequest_cancel(void *extra, int complete) { return (void)extra, (void)complete, MPI_SUCCESS; }
+
 static void abort_handler(MPI_Comm *comm, int *code, ...) {
     (void)code;
     MPI_Abort(*comm, 42);
@@ -131,6 +135,11 @@ int main(int argc, char **argv) {
         MPI_Send(&x, 1, MPI_INT, -2, 1, MPI_COMM_WORLD);
     } else if (!strcmp(fault, "bad-comm")) {
         MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x1234);
+    } else if (!strcmp(fault, "grequest-wait")) {
+        /* nobody calls MPI_Grequest_complete: natively this waits forever */
+        MPI_Request r;
+        MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, NULL, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else if (!strcmp(fault, "bad-op")) {
         long double a = 1, b = 0; /* MPI defines no bitwise AND on floating types */
         MPI_Allreduce(&a, &b, 1, MPI_LONG_DOUBLE, MPI_BAND, MPI_COMM_WORLD);

@@ -60,7 +60,7 @@ impl Ctx<'_> {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
         let collective = nonblocking_collective(self.function);
         let arrays = std::mem::take(&mut self.arrays);
-        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays }
+        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays, grequest: None }
     }
 
     #[inline]
