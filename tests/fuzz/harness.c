@@ -182,6 +182,9 @@ int cb_MPI_Win_copy_attr_function(MPI_Win w, int k, void* e, void* in, void* out
     return MPI_SUCCESS;
 }
 int cb_MPI_Win_delete_attr_function(MPI_Win w, int k, void* v, void* e) { (void)w, (void)k, (void)v, (void)e; return MPI_SUCCESS; }
+int cb_MPI_Grequest_query_function(void* e, MPI_Status* s) { (void)e; return MPI_Status_set_cancelled(s, 0); }
+int cb_MPI_Grequest_free_function(void* e) { (void)e; return MPI_SUCCESS; }
+int cb_MPI_Grequest_cancel_function(void* e, int complete) { (void)e, (void)complete; return MPI_SUCCESS; }
 
 /* Pool communicators derived from `base`: MPI_COMM_WORLD at the start,
  * MPI_COMM_SELF when a fuzzed call has freed one. Once fuzzing runs, the
