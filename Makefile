@@ -59,7 +59,7 @@ test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmp
 # Every family (native vs wasm) and the sandbox tests under MPICH's mpirun,
 # with the embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
 
 # PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
 # standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)
@@ -74,9 +74,9 @@ mpi-wheels: setup
 # selection, the hostile guests, the fault timing) and on Open MPI 5
 # (every family, the library selection).
 test-mpi-abi: build mpi-wheels
-	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py
+	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py
 test-openmpi5: build mpi-wheels
-	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py
+	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py
 
 # docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass

@@ -16,7 +16,7 @@
  * MPI calls are not implemented in the guest: each MPI_/PMPI_ function becomes a
  * wasm import (module "env") that the embedder forwards to the host MPI library.
  *
- * 643 MPI_ functions are imported, each with a PMPI_ twin; their names are
+ * 637 MPI_ functions are imported, each with a PMPI_ twin; their names are
  * listed in mpi-header/mpi-functions.txt.  Defined inline instead (casts and
  * copies on wasm32; see "Handle and status transfer"), with MPI_Fint and
  * MPI_F08_status, which the standard ABI header leaves out:
@@ -29,8 +29,10 @@
  *   MPI_Request_c2f, MPI_Request_f2c, MPI_Request_fromint, MPI_Request_toint,
  *   MPI_Session_c2f, MPI_Session_f2c, MPI_Session_fromint, MPI_Session_toint,
  *   MPI_Status_c2f, MPI_Status_c2f08, MPI_Status_f082c, MPI_Status_f082f,
- *   MPI_Status_f2c, MPI_Status_f2f08, MPI_Type_c2f, MPI_Type_f2c, MPI_Type_fromint,
- *   MPI_Type_toint, MPI_Win_c2f, MPI_Win_f2c, MPI_Win_fromint, MPI_Win_toint
+ *   MPI_Status_f2c, MPI_Status_f2f08, MPI_Status_get_error, MPI_Status_get_source,
+ *   MPI_Status_get_tag, MPI_Status_set_error, MPI_Status_set_source,
+ *   MPI_Status_set_tag, MPI_Type_c2f, MPI_Type_f2c, MPI_Type_fromint, MPI_Type_toint,
+ *   MPI_Win_c2f, MPI_Win_f2c, MPI_Win_fromint, MPI_Win_toint
  *
  * Deprecated-but-present API is marked MPIWASM_DEPRECATED; define
  * MPIWASM_WARN_DEPRECATED before including this header to get compiler warnings.
@@ -1480,17 +1482,11 @@ int MPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, in
     MPI_Comm comm, MPI_Request* request);
 int MPI_Start(MPI_Request* request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
-int MPI_Status_get_error(const MPI_Status* status, int* err);
-int MPI_Status_get_source(const MPI_Status* status, int* source);
-int MPI_Status_get_tag(const MPI_Status* status, int* tag);
 int MPI_Status_set_cancelled(MPI_Status* status, int flag);
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
 int MPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 MPIWASM_DEPRECATED("deprecated since MPI-4.1; use MPI_Status_set_elements_c")
 int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
-int MPI_Status_set_error(MPI_Status* status, int err);
-int MPI_Status_set_source(MPI_Status* status, int source);
-int MPI_Status_set_tag(MPI_Status* status, int tag);
 int MPI_T_category_changed(int* update_number);
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
@@ -2562,17 +2558,11 @@ int PMPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, i
     MPI_Comm comm, MPI_Request* request);
 int PMPI_Start(MPI_Request* request);
 int PMPI_Startall(int count, MPI_Request array_of_requests[]);
-int PMPI_Status_get_error(const MPI_Status* status, int* err);
-int PMPI_Status_get_source(const MPI_Status* status, int* source);
-int PMPI_Status_get_tag(const MPI_Status* status, int* tag);
 int PMPI_Status_set_cancelled(MPI_Status* status, int flag);
 int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
 int PMPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 MPIWASM_DEPRECATED("deprecated since MPI-4.1; use MPI_Status_set_elements_c")
 int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
-int PMPI_Status_set_error(MPI_Status* status, int err);
-int PMPI_Status_set_source(MPI_Status* status, int source);
-int PMPI_Status_set_tag(MPI_Status* status, int tag);
 int PMPI_T_category_changed(int* update_number);
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
@@ -2810,7 +2800,8 @@ double PMPI_Wtime(void);
  * so serialization and the Fortran conversions are casts; round trips give
  * the same handle, and Fortran-side values equal the standard ABI's.  The
  * status conversions copy MPI_F_STATUS_SIZE ints (MPI_ERR_ARG for a null or
- * ignore pointer). */
+ * ignore pointer); MPI-4.1's MPI_Status_get/set_source/tag/error read and write
+ * the status's public fields. */
 typedef int MPI_Fint;
 typedef struct MPI_F08_status {
     MPI_Fint MPI_SOURCE;
@@ -2897,6 +2888,36 @@ static inline int MPI_Status_f2f08(const MPI_Fint *in, MPI_F08_status *out) {
     __builtin_memcpy(out, in, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
     return MPI_SUCCESS;
 }
+static inline int MPI_Status_get_source(const MPI_Status *status, int *source) {
+    if (!status || !source) return MPI_ERR_ARG;
+    *source = status->MPI_SOURCE;
+    return MPI_SUCCESS;
+}
+static inline int MPI_Status_set_source(MPI_Status *status, int source) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_SOURCE = source;
+    return MPI_SUCCESS;
+}
+static inline int MPI_Status_get_tag(const MPI_Status *status, int *tag) {
+    if (!status || !tag) return MPI_ERR_ARG;
+    *tag = status->MPI_TAG;
+    return MPI_SUCCESS;
+}
+static inline int MPI_Status_set_tag(MPI_Status *status, int tag) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_TAG = tag;
+    return MPI_SUCCESS;
+}
+static inline int MPI_Status_get_error(const MPI_Status *status, int *error) {
+    if (!status || !error) return MPI_ERR_ARG;
+    *error = status->MPI_ERROR;
+    return MPI_SUCCESS;
+}
+static inline int MPI_Status_set_error(MPI_Status *status, int error) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_ERROR = error;
+    return MPI_SUCCESS;
+}
 static inline int PMPI_Comm_toint(MPI_Comm comm) { return (int)(intptr_t)comm; }
 static inline MPI_Comm PMPI_Comm_fromint(int comm) { return (MPI_Comm)(intptr_t)comm; }
 static inline MPI_Fint PMPI_Comm_c2f(MPI_Comm comm) { return (MPI_Fint)(intptr_t)comm; }
@@ -2969,6 +2990,36 @@ static inline int PMPI_Status_f082f(const MPI_F08_status *in, MPI_Fint *out) {
 static inline int PMPI_Status_f2f08(const MPI_Fint *in, MPI_F08_status *out) {
     if (!in || !out) return MPI_ERR_ARG;
     __builtin_memcpy(out, in, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_get_source(const MPI_Status *status, int *source) {
+    if (!status || !source) return MPI_ERR_ARG;
+    *source = status->MPI_SOURCE;
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_set_source(MPI_Status *status, int source) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_SOURCE = source;
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_get_tag(const MPI_Status *status, int *tag) {
+    if (!status || !tag) return MPI_ERR_ARG;
+    *tag = status->MPI_TAG;
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_set_tag(MPI_Status *status, int tag) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_TAG = tag;
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_get_error(const MPI_Status *status, int *error) {
+    if (!status || !error) return MPI_ERR_ARG;
+    *error = status->MPI_ERROR;
+    return MPI_SUCCESS;
+}
+static inline int PMPI_Status_set_error(MPI_Status *status, int error) {
+    if (!status) return MPI_ERR_ARG;
+    status->MPI_ERROR = error;
     return MPI_SUCCESS;
 }
 

@@ -30,9 +30,33 @@ Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_m
 Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
 Topo_test""".split() + NEIGHBOR
 
+# MPI-4.0: large-count forms (`_c`, MPI_Count counts) of the functions whose
+# counts are scalars, MPI_Isendrecv(_replace), and persistent collectives
+# (`_init`). The host MPI may lack them (Open MPI 4.1 does): a call then
+# fails with MPI_ERR_UNSUPPORTED_OPERATION, and `embedder inspect --provided`
+# says `host: NO`.
+P2P += "Isendrecv Isendrecv_replace".split()
+# partitioned communication (MPI-4.0)
+P2P += "Psend_init Precv_init Pready Pready_range Pready_list Parrived".split()
+P2P += [f + "_c" for f in """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv
+Sendrecv_replace Isendrecv Isendrecv_replace Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init
+Recv_init Get_count Get_elements""".split()]
+SCALAR_COLL = """Bcast Gather Scatter Allgather Alltoall Reduce Allreduce Reduce_scatter_block Scan
+Exscan""".split()
+COLL += [c + "_c" for c in SCALAR_COLL + ["Reduce_local"]] + ["I" + c.lower() + "_c" for c in SCALAR_COLL]
+COLL += [c + "_init" for c in """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall
+Alltoallv Reduce Allreduce Reduce_scatter Reduce_scatter_block Scan Exscan""".split()]
+
 GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
 # generated, but registered through a hand-written wrapper of the same name
 WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
+
+# Written by hand from other host calls, or from the bridge's own state: they
+# work whatever the host library lacks (`inspect --provided`: host: not needed).
+NO_HOST_FUNCTION = {
+    "MPI_Aint_add", "MPI_Aint_diff", "MPI_Pcontrol", "MPI_Info_get_string", "MPI_Type_get_value_index",
+    "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
+}
 
 # written by hand: module -> {function: Rust function in that module}
 HAND_WRITTEN = {
@@ -60,6 +84,7 @@ HAND_WRITTEN = {
         "MPI_Comm_rank": "rank",
         "MPI_Comm_free": "free",
         "MPI_Comm_idup": "idup",
+        "MPI_Comm_idup_with_info": "idup_with_info",
         "MPI_Comm_set_name": "set_name",
         "MPI_Comm_get_name": "get_name",
         "MPI_Comm_dup": "dup",
@@ -77,6 +102,7 @@ HAND_WRITTEN = {
         "MPI_Info_get": "get",
         "MPI_Info_delete": "delete",
         "MPI_Info_get_valuelen": "get_valuelen",
+        "MPI_Info_get_string": "get_string",
         "MPI_Info_get_nkeys": "get_nkeys",
         "MPI_Info_get_nthkey": "get_nthkey",
     },
@@ -112,6 +138,9 @@ HAND_WRITTEN = {
         "MPI_Add_error_class": "add_error_class",
         "MPI_Add_error_code": "add_error_code",
         "MPI_Add_error_string": "add_error_string",
+        "MPI_Remove_error_class": "remove_error_class",
+        "MPI_Remove_error_code": "remove_error_code",
+        "MPI_Remove_error_string": "remove_error_string",
         "MPI_Error_class": "error_class",
         "MPI_Error_string": "error_string",
     },
@@ -147,6 +176,7 @@ HAND_WRITTEN = {
         "MPI_Type_set_name": "type_set_name",
         "MPI_Type_get_name": "type_get_name",
         "MPI_Type_match_size": "type_match_size",
+        "MPI_Type_get_value_index": "type_get_value_index",
         "MPI_Get_address": "get_address",
         "MPI_Aint_add": "aint_add",
         "MPI_Aint_diff": "aint_diff",
@@ -199,6 +229,9 @@ def check():
     for module, fns in HAND_WRITTEN.items():
         for name in fns:
             seen.setdefault(name, []).append(f"hand-written in {module}")
+    unknown = NO_HOST_FUNCTION - {n for fns in HAND_WRITTEN.values() for n in fns}
+    if unknown:
+        raise SystemExit(f"NO_HOST_FUNCTION names functions not written by hand: {sorted(unknown)}")
     twice = {n: w for n, w in seen.items() if len(w) > 1}
     if twice:
         raise SystemExit("functions listed more than once: " + "; ".join(f"{n} ({', '.join(w)})" for n, w in sorted(twice.items())))

@@ -46,6 +46,8 @@ SPANS = {
     ("Allgather", "recvbuf"): "recvcount as i64 * n", ("Alltoall", "sendbuf"): "sendcount as i64 * n",
     ("Alltoall", "recvbuf"): "recvcount as i64 * n",
     ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
+    # partitioned: `partitions` partitions of `count` elements each
+    ("Psend", "buf"): "partitions as i64 * count", ("Precv", "buf"): "partitions as i64 * count",
     ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
     # with MPI_IN_PLACE the input, the whole vector, is in recvbuf
     ("Reduce_scatter", "recvbuf"):
@@ -131,6 +133,10 @@ ARG_CHECKS = {
     "Dist_graph_create": ["cx.check_dist_graph(&comm_, n, sources, degrees, destinations, weights)?"],
     "Dist_graph_create_adjacent": ["cx.check_adjacent(&comm_, indegree, sources, sourceweights, outdegree, destinations, destweights)?"],
     "Dist_graph_neighbors": ['cx.check_max("maxindegree", maxindegree)?', 'cx.check_max("maxoutdegree", maxoutdegree)?'],
+    "Pready": ["cx.check_partitions(request, [partition])?"],
+    "Pready_range": ["cx.check_partition_range(request, partition_low, partition_high)?"],
+    "Pready_list": ["cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())?"],
+    "Parrived": ["cx.check_partitions(request, [partition])?"],
 }
 # Arguments significant only at a leader rank (the standard's "significant
 # only at local_leader"): function -> (the leader parameter, the parameters
@@ -141,18 +147,25 @@ LEADER_ONLY = {
 }
 # Parameters that are C int arrays (ranks, dimensions, flags, coordinates,
 # graph indices, degrees): handed to the host in place.
-INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE"}
+INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE", "PARTITION"}
 # Source ranks and receive tags accept the wildcards.
 WILDCARD_PARAMS = {"source", "recvtag"}
 RECEIVE_FUNCS = {"Recv", "Irecv", "Recv_init", "Probe", "Iprobe", "Mprobe", "Improbe"}
 
 
 def base(name):
-    """'MPI_Igather' -> 'Gather' (the blocking form's table key)."""
-    n = name[4:]
-    if n.startswith("I") and n[1:2].islower() and n not in ("Iprobe", "Improbe", "Imrecv", "Isend", "Irecv", "Ibsend", "Issend", "Irsend", "Intercomm_create", "Intercomm_merge"):
-        return n[1].upper() + n[2:]
-    return n
+    """'MPI_Igather' -> 'Gather' (the blocking form's table key); the
+    large-count and persistent forms share it ('MPI_Igather_c',
+    'MPI_Gather_init' -> 'Gather')."""
+    n = plain(name[4:])
+    if n.startswith("I") and n[1:2].islower() and n not in ("Iprobe", "Improbe", "Imrecv", "Isend", "Irecv", "Ibsend", "Issend", "Irsend", "Intercomm_create", "Intercomm_merge", "Isendrecv", "Isendrecv_replace"):
+        n = n[1].upper() + n[2:]
+    return n.removesuffix("_init")
+
+
+def plain(short):
+    """'Recv_c' -> 'Recv': a large-count form follows its int form's rules."""
+    return short.removesuffix("_c")
 
 
 def prototypes():
@@ -222,7 +235,7 @@ def gen_fn(f):
         # root, the others everywhere on an intracommunicator (on an
         # intercommunicator, only in the non-root group)
         body.append("let (root_args, other_args) = comm_.root_roles(root);")
-    leader, leader_only = LEADER_ONLY.get(f.short, (None, set()))
+    leader, leader_only = LEADER_ONLY.get(plain(f.short), (None, set()))
     if leader:
         body.append(f"let at_leader = comm_.rank == {leader};")
     done = set()
@@ -285,7 +298,7 @@ def gen_fn(f):
                 body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.rank({n}, {wild})?', '0')};")
                 args.append(f"{n}_")
         elif k == "TAG" and d == "in":
-            wild = "true" if (p["name"] == "recvtag" or (p["name"] == "tag" and f.short in RECEIVE_FUNCS)) else "false"
+            wild = "true" if (p["name"] == "recvtag" or (p["name"] == "tag" and plain(f.short) in RECEIVE_FUNCS)) else "false"
             body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.tag({n}, {wild})?', '0')};")
             args.append(f"{n}_")
         elif k == "COMMUNICATOR" and d == "in":
@@ -311,12 +324,14 @@ def gen_fn(f):
             args.append(f"&mut {n}_ as *mut _ as *mut _")
             after.append(f"cx.write_status({n}, &{n}_)?;")
         elif k == "REQUEST" and d == "out":
-            persistent = "true" if f.short.endswith("_init") else "false"
+            persistent = "true" if plain(f.short).endswith("_init") else "false"
             out_handle(body, args, after, n, "null_request", f"cx.out_request({n}, {n}_, {persistent})?;")
+            if "partitions" in f.by_name:
+                after.append(f"cx.set_partitions({n}, partitions)?;")
         elif k == "REQUEST" and d == "in":
             handle = f"cx.mem.read_i32({n})?" if p["wasm"] == "u32" else n
             body.append(f"let {n}_ = cx.request({handle})?;")
-            args.append(f"&{n}_.0 as *const _ as *mut _")
+            args.append(f"&{n}_.0 as *const _ as *mut _" if "*" in p["cdecl"] else f"{n}_.0")
         elif k == "MESSAGE" and d == "out":
             out_handle(body, args, after, n, "null_message", f"cx.out_message({n}, {n}_)?;")
         elif k == "MESSAGE" and d == "inout":
@@ -332,7 +347,7 @@ def gen_fn(f):
             after.append(f"cx.write_int({n}, {n}_)?;")
         elif k in ("POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM") and d == "in":
             args.append(n)
-        elif k in ("LOGICAL", "KEY", "ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "COMM_SIZE", "NUM_DIMS", "INDEX", "DIMENSION", "DEGREE") and d == "in" and not p["length"]:
+        elif k in ("LOGICAL", "KEY", "ARRAY_LENGTH", "ARRAY_LENGTH_NNI", "COMM_SIZE", "NUM_DIMS", "INDEX", "DIMENSION", "DEGREE", "PARTITION") and d == "in" and not p["length"]:
             args.append(n)
         elif k == "RANK" and d == "out" and not p["length"]:
             out_int(body, args, after, n, f"cx.write_rank({n}, {n}_)?;")
@@ -355,7 +370,7 @@ def gen_fn(f):
             out_handle(body, args, after, n, f"null_{kind}", finish)
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
-    body += [f"{c};" for c in ARG_CHECKS.get(f.short, [])]
+    body += [f"{c};" for c in ARG_CHECKS.get(plain(f.short), [])]
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
     lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
     lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
@@ -457,7 +472,7 @@ def pair(f, buf, kind):
     one of that kind after it."""
     i = f.params.index(buf)
     for p in f.params[i + 1:]:
-        if p["kind"] == kind or (kind == "POLYXFER_NUM_ELEM_NNI" and p["kind"] == "POLYXFER_NUM_ELEM_NNI"):
+        if p["kind"] == kind or (kind == "POLYXFER_NUM_ELEM_NNI" and p["kind"] == "XFER_NUM_ELEM_NNI"):
             return p
     raise SystemExit(f"{f.name}: no {kind} after {buf['name']}")
 
@@ -484,9 +499,12 @@ def main():
             "use crate::{", "    abi, host_mpi,", "    mpi::{call::call, errors::Fatal, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
-            if name.lower() not in spec or name not in protos:
+            # a large-count form has its int form's parameters (the header
+            # gives their MPI_Count and MPI_Aint types)
+            described = "mpi_" + plain(short).lower()
+            if described not in spec or name not in protos:
                 raise SystemExit(f"unknown function {name}")
-            out.append(gen_fn(Fn(name, spec[name.lower()], protos[name])) + "\n")
+            out.append(gen_fn(Fn(name, spec[described], protos[name])) + "\n")
             if name not in WRAPPED:
                 registry.append((family, name))
         files[f"{family}.rs"] = "\n".join(out).rstrip() + "\n"
@@ -510,6 +528,10 @@ def main():
     rows += [(n, module, False) for module, fns in functions.HAND_WRITTEN.items() for n in fns]
     for n, fam, gen in sorted(rows):
         mod.append(f"    (\"{n}\", \"{fam}\", {'true' if gen else 'false'}),")
+    mod.append("];")
+    mod += ["", "/// Functions that need no host function of their name.",
+            "pub const NO_HOST_FUNCTION: &[&str] = &["]
+    mod += [f"    \"{n}\"," for n in sorted(functions.NO_HOST_FUNCTION)]
     mod.append("];")
     mod += ["", "/// The wasm signature (params, results) the guest mpi.h gives each",
             "/// hand-written function, to check the Rust functions against.",

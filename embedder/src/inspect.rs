@@ -23,6 +23,7 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
         for (name, family, generated) in rows {
             let how = if *generated { "generated" } else { "hand-written" };
             let on_host = match &host {
+                _ if mpi::needs_no_host_function(name) => "host: not needed",
                 Ok(h) if h.contains(name) => "host: yes",
                 Ok(_) => "host: NO",
                 Err(_) => "host: no library",
@@ -31,7 +32,7 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
         }
         crate::say!("{} MPI functions implemented", rows.len());
         if let Ok(h) = &host {
-            let absent = rows.iter().filter(|(n, _, _)| !h.contains(n)).count();
+            let absent = rows.iter().filter(|(n, _, _)| !h.contains(n) && !mpi::needs_no_host_function(n)).count();
             crate::say!("{absent} of them not in the host library {}", crate::host_mpi::library::loaded().path);
         }
         if args.module.is_none() {

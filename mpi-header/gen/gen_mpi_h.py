@@ -164,9 +164,15 @@ STATUS_CONVERSIONS = [  # (name, source, destination)
 ]
 
 
+# MPI-4.1's accessors of the status fields, which the guest's MPI_Status has
+# in the open: (field, the C name of its member).
+STATUS_FIELDS = [("source", "MPI_SOURCE"), ("tag", "MPI_TAG"), ("error", "MPI_ERROR")]
+
+
 def transfer_names() -> list[str]:
     handles = [f"MPI_{k}_{op}" for k, _ in TRANSFER_KINDS for op in ("toint", "fromint", "c2f", "f2c")]
-    return handles + [name for name, _, _ in STATUS_CONVERSIONS]
+    fields = [f"MPI_Status_{op}_{f}" for f, _ in STATUS_FIELDS for op in ("get", "set")]
+    return handles + [name for name, _, _ in STATUS_CONVERSIONS] + fields
 
 
 def is_transfer(name: str) -> bool:
@@ -705,7 +711,8 @@ def transfer_section(from_standard: list[str]) -> list[str]:
         " * so serialization and the Fortran conversions are casts; round trips give",
         " * the same handle, and Fortran-side values equal the standard ABI's.  The",
         " * status conversions copy MPI_F_STATUS_SIZE ints (MPI_ERR_ARG for a null or",
-        " * ignore pointer). */",
+        " * ignore pointer); MPI-4.1's MPI_Status_get/set_source/tag/error read and write",
+        " * the status's public fields. */",
         "typedef int MPI_Fint;",
         "typedef struct MPI_F08_status {",
         "    MPI_Fint MPI_SOURCE;",
@@ -733,6 +740,19 @@ def transfer_section(from_standard: list[str]) -> list[str]:
                 f"static inline int {prefix}{name[len('MPI_'):]}({src}in, {dst}out) {{",
                 "    if (!in || !out) return MPI_ERR_ARG;",
                 "    __builtin_memcpy(out, in, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));",
+                "    return MPI_SUCCESS;",
+                "}",
+            ]
+        for field, member in STATUS_FIELDS:
+            out += [
+                f"static inline int {prefix}Status_get_{field}(const MPI_Status *status, int *{field}) {{",
+                f"    if (!status || !{field}) return MPI_ERR_ARG;",
+                f"    *{field} = status->{member};",
+                "    return MPI_SUCCESS;",
+                "}",
+                f"static inline int {prefix}Status_set_{field}(MPI_Status *status, int {field}) {{",
+                "    if (!status) return MPI_ERR_ARG;",
+                f"    status->{member} = {field};",
                 "    return MPI_SUCCESS;",
                 "}",
             ]

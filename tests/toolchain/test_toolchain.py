@@ -319,7 +319,7 @@ def test_function_inventory():
     for kind in ("Comm", "Errhandler", "File", "Group", "Info", "Message", "Op", "Request", "Session", "Type", "Win"):
         for op in ("toint", "fromint", "c2f", "f2c"):
             assert {f"MPI_{kind}_{op}", f"PMPI_{kind}_{op}"} <= inline, (kind, op)
-    for status in ("c2f", "f2c", "c2f08", "f082c", "f082f", "f2f08"):
+    for status in ("c2f", "f2c", "c2f08", "f082c", "f082f", "f2f08", *(f"{op}_{field}" for op in ("get", "set") for field in ("source", "tag", "error"))):
         assert {f"MPI_Status_{status}", f"PMPI_Status_{status}"} <= inline, status
     declared = set(re.findall(r"^(?:int|double|MPI_\w+) (MPI_\w+)\(", text, re.M))
     pdeclared = set(re.findall(r"^(?:int|double|MPI_\w+) P(MPI_\w+)\(", text, re.M))

@@ -479,16 +479,10 @@ pub struct Functions {
     pub MPI_Ssend_init_c: Option<unsafe extern "C" fn(*const c_void, MPI_Count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Request) -> c_int>,
     pub MPI_Start: Option<unsafe extern "C" fn(*mut MPI_Request) -> c_int>,
     pub MPI_Startall: Option<unsafe extern "C" fn(c_int, *mut MPI_Request) -> c_int>,
-    pub MPI_Status_get_error: Option<unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>,
-    pub MPI_Status_get_source: Option<unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>,
-    pub MPI_Status_get_tag: Option<unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>,
     pub MPI_Status_set_cancelled: Option<unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>,
     pub MPI_Status_set_elements: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, c_int) -> c_int>,
     pub MPI_Status_set_elements_c: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>,
     pub MPI_Status_set_elements_x: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>,
-    pub MPI_Status_set_error: Option<unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>,
-    pub MPI_Status_set_source: Option<unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>,
-    pub MPI_Status_set_tag: Option<unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>,
     pub MPI_Test: Option<unsafe extern "C" fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>,
     pub MPI_Test_cancelled: Option<unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>,
     pub MPI_Testall: Option<unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>,
@@ -1072,16 +1066,10 @@ pub const NAMES: &[&str] = &[
     "MPI_Ssend_init_c",
     "MPI_Start",
     "MPI_Startall",
-    "MPI_Status_get_error",
-    "MPI_Status_get_source",
-    "MPI_Status_get_tag",
     "MPI_Status_set_cancelled",
     "MPI_Status_set_elements",
     "MPI_Status_set_elements_c",
     "MPI_Status_set_elements_x",
-    "MPI_Status_set_error",
-    "MPI_Status_set_source",
-    "MPI_Status_set_tag",
     "MPI_Test",
     "MPI_Test_cancelled",
     "MPI_Testall",
@@ -1198,7 +1186,7 @@ pub const NAMES: &[&str] = &[
 /// The published entries, one per table slot: the wrappers' fast path is
 /// a load, a null test and the indirect call (a null entry: not loaded
 /// yet, or not provided; the slow path tells them apart).
-static FAST: [AtomicPtr<c_void>; 589] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 589];
+static FAST: [AtomicPtr<c_void>; 583] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 583];
 
 impl Functions {
     /// Resolves every entry with `lookup` (a null pointer: not provided).
@@ -1673,16 +1661,10 @@ impl Functions {
                 MPI_Ssend_init_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Ssend_init_c")),
                 MPI_Start: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Start")),
                 MPI_Startall: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Startall")),
-                MPI_Status_get_error: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_get_error")),
-                MPI_Status_get_source: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_get_source")),
-                MPI_Status_get_tag: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_get_tag")),
                 MPI_Status_set_cancelled: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_cancelled")),
                 MPI_Status_set_elements: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements")),
                 MPI_Status_set_elements_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements_c")),
                 MPI_Status_set_elements_x: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements_x")),
-                MPI_Status_set_error: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_error")),
-                MPI_Status_set_source: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_source")),
-                MPI_Status_set_tag: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_tag")),
                 MPI_Test: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Test")),
                 MPI_Test_cancelled: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Test_cancelled")),
                 MPI_Testall: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Testall")),
@@ -2273,127 +2255,121 @@ impl Functions {
         FAST[465].store(self.MPI_Ssend_init_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[466].store(self.MPI_Start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[467].store(self.MPI_Startall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[468].store(self.MPI_Status_get_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[469].store(self.MPI_Status_get_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[470].store(self.MPI_Status_get_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[471].store(self.MPI_Status_set_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[472].store(self.MPI_Status_set_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[473].store(self.MPI_Status_set_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[474].store(self.MPI_Status_set_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[475].store(self.MPI_Status_set_error.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[476].store(self.MPI_Status_set_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[477].store(self.MPI_Status_set_tag.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[478].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[479].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[480].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[481].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[482].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[483].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[484].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[485].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[486].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[487].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[488].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[489].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[490].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[491].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[492].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[493].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[494].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[495].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[496].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[497].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[498].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[499].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[500].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[501].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[502].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[503].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[504].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[505].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[506].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[507].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[508].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[509].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[510].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[511].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[512].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[513].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[514].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[515].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[516].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[517].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[518].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[519].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[520].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[521].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[522].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[523].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[524].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[525].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[526].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[527].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[528].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[529].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[530].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[531].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[532].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[533].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[534].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[535].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[536].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[537].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[538].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[539].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[540].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[541].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[542].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[543].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[544].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[545].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[546].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[547].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[548].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[549].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[550].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[551].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[552].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[553].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[554].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[555].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[556].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[557].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[558].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[559].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[560].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[561].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[562].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[563].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[564].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[565].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[566].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[567].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[568].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[569].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[570].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[571].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[572].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[573].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[574].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[575].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[576].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[577].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[578].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[579].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[580].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[581].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[582].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[583].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[584].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[585].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[586].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[587].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[588].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[468].store(self.MPI_Status_set_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[469].store(self.MPI_Status_set_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[470].store(self.MPI_Status_set_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[471].store(self.MPI_Status_set_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[472].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[473].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[474].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[475].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[476].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[477].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[478].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[479].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[480].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[481].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[482].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[483].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[484].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[485].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[486].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[487].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[488].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[489].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[490].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[491].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[492].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[493].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[494].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[495].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[496].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[497].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[498].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[499].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[500].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[501].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[502].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[503].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[504].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[505].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[506].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[507].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[508].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[509].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[510].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[511].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[512].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[513].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[514].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[515].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[516].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[517].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[518].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[519].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[520].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[521].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[522].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[523].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[524].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[525].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[526].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[527].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[528].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[529].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[530].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[531].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[532].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[533].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[534].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[535].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[536].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[537].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[538].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[539].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[540].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[541].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[542].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[543].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[544].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[545].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[546].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[547].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[548].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[549].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[550].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[551].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[552].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[553].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[554].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[555].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[556].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[557].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[558].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[559].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[560].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[561].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[562].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[563].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[564].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[565].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[566].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[567].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[568].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[569].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[570].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[571].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[572].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[573].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[574].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[575].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[576].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[577].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[578].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[579].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[580].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[581].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[582].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
     }
 
     /// The names of the entries the library provides.
@@ -2867,16 +2843,10 @@ impl Functions {
         if self.MPI_Ssend_init_c.is_some() { v.push("MPI_Ssend_init_c"); }
         if self.MPI_Start.is_some() { v.push("MPI_Start"); }
         if self.MPI_Startall.is_some() { v.push("MPI_Startall"); }
-        if self.MPI_Status_get_error.is_some() { v.push("MPI_Status_get_error"); }
-        if self.MPI_Status_get_source.is_some() { v.push("MPI_Status_get_source"); }
-        if self.MPI_Status_get_tag.is_some() { v.push("MPI_Status_get_tag"); }
         if self.MPI_Status_set_cancelled.is_some() { v.push("MPI_Status_set_cancelled"); }
         if self.MPI_Status_set_elements.is_some() { v.push("MPI_Status_set_elements"); }
         if self.MPI_Status_set_elements_c.is_some() { v.push("MPI_Status_set_elements_c"); }
         if self.MPI_Status_set_elements_x.is_some() { v.push("MPI_Status_set_elements_x"); }
-        if self.MPI_Status_set_error.is_some() { v.push("MPI_Status_set_error"); }
-        if self.MPI_Status_set_source.is_some() { v.push("MPI_Status_set_source"); }
-        if self.MPI_Status_set_tag.is_some() { v.push("MPI_Status_set_tag"); }
         if self.MPI_Test.is_some() { v.push("MPI_Test"); }
         if self.MPI_Test_cancelled.is_some() { v.push("MPI_Test_cancelled"); }
         if self.MPI_Testall.is_some() { v.push("MPI_Testall"); }
@@ -7212,35 +7182,8 @@ pub mod ffi {
         match functions().MPI_Startall { Some(f) => f(count, array_of_requests), None => missing(c"MPI_Startall") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Status_get_error(status: *const MPI_Status, err: *mut c_int) -> c_int {
-        let slot = FAST[468].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
-            return f(status, err);
-        }
-        match functions().MPI_Status_get_error { Some(f) => f(status, err), None => missing(c"MPI_Status_get_error") }
-    }
-    #[inline(always)]
-    pub unsafe fn MPI_Status_get_source(status: *const MPI_Status, source: *mut c_int) -> c_int {
-        let slot = FAST[469].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
-            return f(status, source);
-        }
-        match functions().MPI_Status_get_source { Some(f) => f(status, source), None => missing(c"MPI_Status_get_source") }
-    }
-    #[inline(always)]
-    pub unsafe fn MPI_Status_get_tag(status: *const MPI_Status, tag: *mut c_int) -> c_int {
-        let slot = FAST[470].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
-            return f(status, tag);
-        }
-        match functions().MPI_Status_get_tag { Some(f) => f(status, tag), None => missing(c"MPI_Status_get_tag") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
-        let slot = FAST[471].load(Relaxed);
+        let slot = FAST[468].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
             return f(status, flag);
@@ -7249,7 +7192,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int) -> c_int {
-        let slot = FAST[472].load(Relaxed);
+        let slot = FAST[469].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, c_int) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7258,7 +7201,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int {
-        let slot = FAST[473].load(Relaxed);
+        let slot = FAST[470].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7267,7 +7210,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count) -> c_int {
-        let slot = FAST[474].load(Relaxed);
+        let slot = FAST[471].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>(slot);
             return f(status, datatype, count);
@@ -7275,35 +7218,8 @@ pub mod ffi {
         match functions().MPI_Status_set_elements_x { Some(f) => f(status, datatype, count), None => missing(c"MPI_Status_set_elements_x") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
-        let slot = FAST[475].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
-            return f(status, err);
-        }
-        match functions().MPI_Status_set_error { Some(f) => f(status, err), None => missing(c"MPI_Status_set_error") }
-    }
-    #[inline(always)]
-    pub unsafe fn MPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
-        let slot = FAST[476].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
-            return f(status, source);
-        }
-        match functions().MPI_Status_set_source { Some(f) => f(status, source), None => missing(c"MPI_Status_set_source") }
-    }
-    #[inline(always)]
-    pub unsafe fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
-        let slot = FAST[477].load(Relaxed);
-        if !slot.is_null() {
-            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Status, c_int) -> c_int>(slot);
-            return f(status, tag);
-        }
-        match functions().MPI_Status_set_tag { Some(f) => f(status, tag), None => missing(c"MPI_Status_set_tag") }
-    }
-    #[inline(always)]
     pub unsafe fn MPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[478].load(Relaxed);
+        let slot = FAST[472].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(request, flag, status);
@@ -7312,7 +7228,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
-        let slot = FAST[479].load(Relaxed);
+        let slot = FAST[473].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, flag);
@@ -7321,7 +7237,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testall(count: c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[480].load(Relaxed);
+        let slot = FAST[474].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, flag, array_of_statuses);
@@ -7330,7 +7246,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[481].load(Relaxed);
+        let slot = FAST[475].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, flag, status);
@@ -7339,7 +7255,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[482].load(Relaxed);
+        let slot = FAST[476].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -7348,7 +7264,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-        let slot = FAST[483].load(Relaxed);
+        let slot = FAST[477].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut c_int) -> c_int>(slot);
             return f(comm, status);
@@ -7357,7 +7273,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[484].load(Relaxed);
+        let slot = FAST[478].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7366,7 +7282,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[485].load(Relaxed);
+        let slot = FAST[479].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7375,7 +7291,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[486].load(Relaxed);
+        let slot = FAST[480].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7384,7 +7300,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[487].load(Relaxed);
+        let slot = FAST[481].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7393,7 +7309,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[488].load(Relaxed);
+        let slot = FAST[482].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const MPI_Count, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7402,7 +7318,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[489].load(Relaxed);
+        let slot = FAST[483].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7411,7 +7327,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[490].load(Relaxed);
+        let slot = FAST[484].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(r, newtype);
@@ -7420,7 +7336,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[491].load(Relaxed);
+        let slot = FAST[485].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7429,7 +7345,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[492].load(Relaxed);
+        let slot = FAST[486].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7438,7 +7354,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[493].load(Relaxed);
+        let slot = FAST[487].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7447,7 +7363,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[494].load(Relaxed);
+        let slot = FAST[488].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7456,7 +7372,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[495].load(Relaxed);
+        let slot = FAST[489].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7465,7 +7381,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[496].load(Relaxed);
+        let slot = FAST[490].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7474,7 +7390,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[497].load(Relaxed);
+        let slot = FAST[491].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7483,7 +7399,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[498].load(Relaxed);
+        let slot = FAST[492].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7492,7 +7408,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[499].load(Relaxed);
+        let slot = FAST[493].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7501,7 +7417,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_keyval(type_copy_attr_fn: Callback, type_delete_attr_fn: Callback, type_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[500].load(Relaxed);
+        let slot = FAST[494].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
@@ -7510,7 +7426,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[501].load(Relaxed);
+        let slot = FAST[495].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Aint, MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7519,7 +7435,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[502].load(Relaxed);
+        let slot = FAST[496].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7528,7 +7444,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[503].load(Relaxed);
+        let slot = FAST[497].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7537,7 +7453,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[504].load(Relaxed);
+        let slot = FAST[498].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7546,7 +7462,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[505].load(Relaxed);
+        let slot = FAST[499].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7555,7 +7471,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[506].load(Relaxed);
+        let slot = FAST[500].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Count, *const MPI_Count, *const MPI_Count, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7564,7 +7480,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-        let slot = FAST[507].load(Relaxed);
+        let slot = FAST[501].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int) -> c_int>(slot);
             return f(datatype, type_keyval);
@@ -7573,7 +7489,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[508].load(Relaxed);
+        let slot = FAST[502].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, newtype);
@@ -7582,7 +7498,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[509].load(Relaxed);
+        let slot = FAST[503].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7591,7 +7507,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-        let slot = FAST[510].load(Relaxed);
+        let slot = FAST[504].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(type_keyval);
@@ -7600,7 +7516,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[511].load(Relaxed);
+        let slot = FAST[505].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val, flag);
@@ -7609,7 +7525,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[512].load(Relaxed);
+        let slot = FAST[506].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, c_int, c_int, *mut c_int, *mut MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
@@ -7618,7 +7534,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[513].load(Relaxed);
+        let slot = FAST[507].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes);
@@ -7627,7 +7543,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int {
-        let slot = FAST[514].load(Relaxed);
+        let slot = FAST[508].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_datatypes, combiner);
@@ -7636,7 +7552,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int) -> c_int {
-        let slot = FAST[515].load(Relaxed);
+        let slot = FAST[509].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
@@ -7645,7 +7561,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[516].load(Relaxed);
+        let slot = FAST[510].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7654,7 +7570,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[517].load(Relaxed);
+        let slot = FAST[511].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7663,7 +7579,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[518].load(Relaxed);
+        let slot = FAST[512].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7672,7 +7588,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[519].load(Relaxed);
+        let slot = FAST[513].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(datatype, type_name, resultlen);
@@ -7681,7 +7597,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[520].load(Relaxed);
+        let slot = FAST[514].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7690,7 +7606,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[521].load(Relaxed);
+        let slot = FAST[515].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7699,7 +7615,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[522].load(Relaxed);
+        let slot = FAST[516].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7708,7 +7624,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[523].load(Relaxed);
+        let slot = FAST[517].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(value_type, index_type, pair_type);
@@ -7717,7 +7633,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[524].load(Relaxed);
+        let slot = FAST[518].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7726,7 +7642,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[525].load(Relaxed);
+        let slot = FAST[519].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7735,7 +7651,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[526].load(Relaxed);
+        let slot = FAST[520].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(typeclass, size, datatype);
@@ -7744,7 +7660,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[527].load(Relaxed);
+        let slot = FAST[521].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val);
@@ -7753,7 +7669,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char) -> c_int {
-        let slot = FAST[528].load(Relaxed);
+        let slot = FAST[522].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *const c_char) -> c_int>(slot);
             return f(datatype, type_name);
@@ -7762,7 +7678,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-        let slot = FAST[529].load(Relaxed);
+        let slot = FAST[523].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int) -> c_int>(slot);
             return f(datatype, size);
@@ -7771,7 +7687,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[530].load(Relaxed);
+        let slot = FAST[524].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7780,7 +7696,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[531].load(Relaxed);
+        let slot = FAST[525].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7789,7 +7705,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[532].load(Relaxed);
+        let slot = FAST[526].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7798,7 +7714,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[533].load(Relaxed);
+        let slot = FAST[527].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7807,7 +7723,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[534].load(Relaxed);
+        let slot = FAST[528].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, *mut c_int, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7816,7 +7732,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[535].load(Relaxed);
+        let slot = FAST[529].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7825,7 +7741,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[536].load(Relaxed);
+        let slot = FAST[530].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Aint, *mut MPI_Aint, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7834,7 +7750,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[537].load(Relaxed);
+        let slot = FAST[531].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7843,7 +7759,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpublish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int {
-        let slot = FAST[538].load(Relaxed);
+        let slot = FAST[532].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info, *const c_char) -> c_int>(slot);
             return f(service_name, info, port_name);
@@ -7852,7 +7768,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[539].load(Relaxed);
+        let slot = FAST[533].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(request, status);
@@ -7861,7 +7777,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[540].load(Relaxed);
+        let slot = FAST[534].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, array_of_statuses);
@@ -7870,7 +7786,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[541].load(Relaxed);
+        let slot = FAST[535].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, status);
@@ -7879,7 +7795,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[542].load(Relaxed);
+        let slot = FAST[536].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -7888,7 +7804,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[543].load(Relaxed);
+        let slot = FAST[537].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7897,7 +7813,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[544].load(Relaxed);
+        let slot = FAST[538].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7906,7 +7822,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[545].load(Relaxed);
+        let slot = FAST[539].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7915,7 +7831,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[546].load(Relaxed);
+        let slot = FAST[540].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7924,7 +7840,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-        let slot = FAST[547].load(Relaxed);
+        let slot = FAST[541].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_void, MPI_Aint) -> c_int>(slot);
             return f(win, base, size);
@@ -7933,7 +7849,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
-        let slot = FAST[548].load(Relaxed);
+        let slot = FAST[542].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, errorcode);
@@ -7942,7 +7858,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_complete(win: MPI_Win) -> c_int {
-        let slot = FAST[549].load(Relaxed);
+        let slot = FAST[543].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -7951,7 +7867,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[550].load(Relaxed);
+        let slot = FAST[544].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -7960,7 +7876,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_c(base: *mut c_void, size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[551].load(Relaxed);
+        let slot = FAST[545].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -7969,7 +7885,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_dynamic(info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[552].load(Relaxed);
+        let slot = FAST[546].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(info, comm, win);
@@ -7978,7 +7894,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_errhandler(win_errhandler_fn: Callback, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[553].load(Relaxed);
+        let slot = FAST[547].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win_errhandler_fn, errhandler);
@@ -7987,7 +7903,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_keyval(win_copy_attr_fn: Callback, win_delete_attr_fn: Callback, win_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[554].load(Relaxed);
+        let slot = FAST[548].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
@@ -7996,7 +7912,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
-        let slot = FAST[555].load(Relaxed);
+        let slot = FAST[549].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, win_keyval);
@@ -8005,7 +7921,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
-        let slot = FAST[556].load(Relaxed);
+        let slot = FAST[550].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_void) -> c_int>(slot);
             return f(win, base);
@@ -8014,7 +7930,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[557].load(Relaxed);
+        let slot = FAST[551].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -8023,7 +7939,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[558].load(Relaxed);
+        let slot = FAST[552].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8032,7 +7948,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_all(win: MPI_Win) -> c_int {
-        let slot = FAST[559].load(Relaxed);
+        let slot = FAST[553].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8041,7 +7957,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[560].load(Relaxed);
+        let slot = FAST[554].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8050,7 +7966,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local_all(win: MPI_Win) -> c_int {
-        let slot = FAST[561].load(Relaxed);
+        let slot = FAST[555].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8059,7 +7975,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
-        let slot = FAST[562].load(Relaxed);
+        let slot = FAST[556].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8068,7 +7984,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-        let slot = FAST[563].load(Relaxed);
+        let slot = FAST[557].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(win_keyval);
@@ -8077,7 +7993,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[564].load(Relaxed);
+        let slot = FAST[558].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(win, win_keyval, attribute_val, flag);
@@ -8086,7 +8002,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[565].load(Relaxed);
+        let slot = FAST[559].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8095,7 +8011,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
-        let slot = FAST[566].load(Relaxed);
+        let slot = FAST[560].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Group) -> c_int>(slot);
             return f(win, group);
@@ -8104,7 +8020,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
-        let slot = FAST[567].load(Relaxed);
+        let slot = FAST[561].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Info) -> c_int>(slot);
             return f(win, info_used);
@@ -8113,7 +8029,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_name(win: MPI_Win, win_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[568].load(Relaxed);
+        let slot = FAST[562].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(win, win_name, resultlen);
@@ -8122,7 +8038,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[569].load(Relaxed);
+        let slot = FAST[563].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Win) -> c_int>(slot);
             return f(lock_type, rank, assert, win);
@@ -8131,7 +8047,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[570].load(Relaxed);
+        let slot = FAST[564].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -8140,7 +8056,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[571].load(Relaxed);
+        let slot = FAST[565].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8149,7 +8065,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[572].load(Relaxed);
+        let slot = FAST[566].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void) -> c_int>(slot);
             return f(win, win_keyval, attribute_val);
@@ -8158,7 +8074,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[573].load(Relaxed);
+        let slot = FAST[567].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8167,7 +8083,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-        let slot = FAST[574].load(Relaxed);
+        let slot = FAST[568].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Info) -> c_int>(slot);
             return f(win, info);
@@ -8176,7 +8092,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
-        let slot = FAST[575].load(Relaxed);
+        let slot = FAST[569].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_char) -> c_int>(slot);
             return f(win, win_name);
@@ -8185,7 +8101,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[576].load(Relaxed);
+        let slot = FAST[570].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8194,7 +8110,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query_c(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut MPI_Aint, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[577].load(Relaxed);
+        let slot = FAST[571].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut MPI_Aint, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8203,7 +8119,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[578].load(Relaxed);
+        let slot = FAST[572].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8212,7 +8128,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_sync(win: MPI_Win) -> c_int {
-        let slot = FAST[579].load(Relaxed);
+        let slot = FAST[573].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8221,7 +8137,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
-        let slot = FAST[580].load(Relaxed);
+        let slot = FAST[574].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_int) -> c_int>(slot);
             return f(win, flag);
@@ -8230,7 +8146,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[581].load(Relaxed);
+        let slot = FAST[575].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8239,7 +8155,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_unlock_all(win: MPI_Win) -> c_int {
-        let slot = FAST[582].load(Relaxed);
+        let slot = FAST[576].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8248,7 +8164,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_wait(win: MPI_Win) -> c_int {
-        let slot = FAST[583].load(Relaxed);
+        let slot = FAST[577].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8257,7 +8173,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtick() -> f64 {
-        let slot = FAST[584].load(Relaxed);
+        let slot = FAST[578].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8266,7 +8182,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtime() -> f64 {
-        let slot = FAST[585].load(Relaxed);
+        let slot = FAST[579].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8275,7 +8191,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[586].load(Relaxed);
+        let slot = FAST[580].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, extent);
@@ -8284,7 +8200,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[587].load(Relaxed);
+        let slot = FAST[581].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);
@@ -8293,7 +8209,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[588].load(Relaxed);
+        let slot = FAST[582].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);

@@ -31,12 +31,19 @@ pub struct Ctx<'a> {
     pub(super) arrays: Vec<Box<[i32]>>,
 }
 
-/// Whether a request made by `function` belongs to a nonblocking
-/// collective: the `MPI_I...` functions other than point-to-point ones, and
-/// MPI_Comm_idup.
+/// Whether a request made by `function` belongs to a collective: the
+/// `MPI_I...` functions other than point-to-point ones, MPI_Comm_idup, and
+/// the persistent collectives (`MPI_..._init` other than point-to-point
+/// ones). Large-count forms (`_c`) are their int forms'.
 pub(super) fn nonblocking_collective(function: &str) -> bool {
-    const POINT_TO_POINT: [&str; 6] = ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv"];
-    function == "MPI_Comm_idup" || (function.starts_with("MPI_I") && !POINT_TO_POINT.contains(&function))
+    const POINT_TO_POINT: [&str; 8] =
+        ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Isendrecv", "MPI_Isendrecv_replace"];
+    const PERSISTENT_POINT_TO_POINT: [&str; 5] = ["MPI_Send_init", "MPI_Bsend_init", "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"];
+    let function = function.strip_suffix("_c").unwrap_or(function);
+    function == "MPI_Comm_idup"
+        || function == "MPI_Comm_idup_with_info"
+        || (function.starts_with("MPI_I") && !POINT_TO_POINT.contains(&function))
+        || (function.ends_with("_init") && !PERSISTENT_POINT_TO_POINT.contains(&function))
 }
 
 /// Runs one MPI function body and turns its result into what the guest

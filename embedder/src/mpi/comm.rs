@@ -132,18 +132,32 @@ pub fn dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newc
     copy_attributes(&mut env, "MPI_Comm_dup_with_info", rc, comm, newcomm)
 }
 
+pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
+    start_idup(&mut env, "MPI_Comm_idup", comm, None, newcomm, request)
+}
+
+pub fn idup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
+    start_idup(&mut env, "MPI_Comm_idup_with_info", comm, Some(info), newcomm, request)
+}
+
 /// The new communicator's guest handle is written at once; the host fills
 /// in the communicator itself when the request completes.
-pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Comm_idup", comm, |cx| {
+fn start_idup(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, comm: i32, info: Option<i32>, newcomm: u32, request: u32) -> Result<i32, Fatal> {
+    let rc = call(env, function, comm, |cx| {
         let c = cx.comm(comm)?;
+        let info = info.map(|i| cx.info(i)).transpose()?;
         cx.mem.range(newcomm, 4)?;
         cx.mem.range(request, 4)?;
         let errhandler = cx.bridge.inherit_errhandler(comm);
         let guest = cx.bridge.comms.insert(CommEntry::pending(errhandler));
         let mut slot = Box::new(PendingDup { guest, host: host_mpi::null_communicator() });
         let mut r = host_mpi::null_request();
-        let rc = unsafe { host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.host.0, &mut r.0) };
+        let rc = unsafe {
+            match info {
+                None => host_mpi::ffi::MPI_Comm_idup(c.host.0, &mut slot.host.0, &mut r.0),
+                Some(i) => host_mpi::ffi::MPI_Comm_idup_with_info(c.host.0, i.0, &mut slot.host.0, &mut r.0),
+            }
+        };
         if let Err(e) = cx.host(rc) {
             cx.bridge.comms.remove(guest);
             cx.bridge.release_errhandler(errhandler);
@@ -155,7 +169,7 @@ pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u
         cx.mem.write_i32(newcomm, guest)?;
         Ok(cx.mem.write_i32(request, handle)?)
     })?;
-    copy_attributes(&mut env, "MPI_Comm_idup", rc, comm, newcomm)
+    copy_attributes(env, function, rc, comm, newcomm)
 }
 
 pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result<i32, Fatal> {

@@ -205,6 +205,44 @@ pub fn add_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string:
     })
 }
 
+/// MPI-4.1: a class the program added, once no code of it is left.
+pub fn remove_error_class(mut env: FunctionEnvMut<MpiEnv>, errorclass: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Remove_error_class", WORLD, |cx| {
+        let errors = &mut cx.bridge.user_errors;
+        if !errors.codes.get(&errorclass).is_some_and(|c| c.0 == errorclass) {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("{errorclass} is not an error class added by the program")));
+        }
+        if errors.codes.iter().any(|(&code, c)| code != errorclass && c.0 == errorclass) {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("error class {errorclass} still has error codes: remove them first")));
+        }
+        errors.codes.remove(&errorclass);
+        Ok(())
+    })
+}
+
+/// MPI-4.1: a code the program added (not a class).
+pub fn remove_error_code(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Remove_error_code", WORLD, |cx| {
+        let errors = &mut cx.bridge.user_errors;
+        if !errors.codes.get(&errorcode).is_some_and(|c| c.0 != errorcode) {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("{errorcode} is not an error code added by the program")));
+        }
+        errors.codes.remove(&errorcode);
+        Ok(())
+    })
+}
+
+/// MPI-4.1: the string of a code or class the program added.
+pub fn remove_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Remove_error_string", WORLD, |cx| match cx.bridge.user_errors.codes.get_mut(&errorcode) {
+        Some(entry) if !entry.1.is_empty() => {
+            entry.1.clear();
+            Ok(())
+        }
+        _ => Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("no string was added for error code {errorcode}"))),
+    })
+}
+
 pub fn error_class(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, errorclass: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Error_class", WORLD, |cx| {
         let class = cx

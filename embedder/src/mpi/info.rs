@@ -93,6 +93,35 @@ pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, va
     })
 }
 
+/// MPI-4.0: the value and its size with the NUL (`buflen`, in and out); a
+/// value longer than `*buflen - 1` is cut there. Made of MPI-3 host calls,
+/// so every host MPI has it.
+pub fn get_string(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, buflen: u32, value: u32, flag: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Info_get_string", WORLD, |cx| {
+        let i = cx.info(info)?;
+        let k = key(cx, k)?;
+        let room = cx.mem.read_i32(buflen)?;
+        if room < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative buflen {room}")));
+        }
+        cx.mem.range(flag, 4)?;
+        let (mut len, mut f) = (0, 0);
+        cx.host(unsafe { ffi::MPI_Info_get_valuelen(i.0, k.as_ptr(), &mut len, &mut f) })?;
+        if f != 0 {
+            let mut buf = vec![0u8; len.max(0) as usize + 1];
+            cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), len.max(0), buf.as_mut_ptr() as *mut _, &mut f) })?;
+            if room > 0 {
+                let n = buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1).min(room as usize - 1);
+                buf.truncate(n);
+                buf.push(0);
+                cx.mem.write_bytes(value, &buf)?;
+            }
+            cx.mem.write_i32(buflen, len.max(0) + 1)?;
+        }
+        Ok(cx.mem.write_i32(flag, f)?)
+    })
+}
+
 pub fn get_valuelen(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get_valuelen", WORLD, |cx| {
         let i = cx.info(info)?;

@@ -81,6 +81,11 @@ pub fn inventory() -> &'static [(&'static str, &'static str, bool)] {
     generated::INVENTORY
 }
 
+/// Whether the embedder implements `name` without the host's function of that name.
+pub fn needs_no_host_function(name: &str) -> bool {
+    generated::NO_HOST_FUNCTION.contains(&name)
+}
+
 /// Defines every implemented function in `imports` under `env`, also under
 /// its profiling name (PMPI_*).
 pub fn register(store: &mut Store, env: &FunctionEnv<MpiEnv>, imports: &mut Imports) {

@@ -233,7 +233,8 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
             // the host writes the new communicator into the entry when it
             // completes: wait for that rather than free the entry under it
             finish_idup(cx, h)?;
-        } else if entry.is_some_and(|e| e.collective) {
+        } else if entry.is_some_and(|e| e.collective && (!e.persistent || e.active)) {
+            // an inactive persistent collective may be freed (MPI-4.0 6.13)
             return Err(not_for_collectives("MPI_Request_free"));
         } else if entry.is_some_and(|e| e.grequest.is_some()) {
             cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;

@@ -112,6 +112,8 @@ pub struct RequestEntry {
     pub(super) arrays: Vec<Box<[i32]>>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
+    /// MPI_Psend_init/MPI_Precv_init: how many partitions (0: not partitioned).
+    pub partitions: i32,
 }
 
 impl RequestEntry {
@@ -120,7 +122,7 @@ impl RequestEntry {
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
         let comm = host_mpi::null_communicator();
-        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new(), grequest: None }
+        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new(), grequest: None, partitions: 0 }
     }
 }
 

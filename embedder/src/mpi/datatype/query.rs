@@ -312,3 +312,26 @@ pub fn type_match_size(mut env: FunctionEnvMut<MpiEnv>, typeclass: i32, size: i3
         Ok(cx.mem.write_i32(datatype, t)?)
     })
 }
+
+/// MPI-4.1: the predefined (value, index) pair type for MINLOC/MAXLOC, or
+/// MPI_DATATYPE_NULL.
+pub fn type_get_value_index(mut env: FunctionEnvMut<MpiEnv>, value_type: i32, index_type: i32, pair_type: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Type_get_value_index", WORLD, |cx| {
+        use abi::c::*;
+        cx.datatype(value_type)?;
+        cx.datatype(index_type)?;
+        let pair = match (value_type, index_type) {
+            (MPI_FLOAT, MPI_INT) => MPI_FLOAT_INT,
+            (MPI_DOUBLE, MPI_INT) => MPI_DOUBLE_INT,
+            (MPI_LONG, MPI_INT) => MPI_LONG_INT,
+            (MPI_INT, MPI_INT) => MPI_2INT,
+            (MPI_SHORT, MPI_INT) => MPI_SHORT_INT,
+            (MPI_LONG_DOUBLE, MPI_INT) => MPI_LONG_DOUBLE_INT,
+            (MPI_REAL, MPI_REAL) => MPI_2REAL,
+            (MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION) => MPI_2DOUBLE_PRECISION,
+            (MPI_INTEGER, MPI_INTEGER) => MPI_2INTEGER,
+            _ => MPI_DATATYPE_NULL,
+        };
+        Ok(cx.mem.write_i32(pair_type, pair)?)
+    })
+}

@@ -466,3 +466,560 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         Ok(())
     })
 }
+
+pub fn mpi_bcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Bcast_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Bcast_c(buffer_ as _, count, datatype_, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gather_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Gather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatter_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgather_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoall_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allreduce_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
+    })
+}
+
+pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_block_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
+    })
+}
+
+pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scan_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Scan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
+    })
+}
+
+pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Exscan_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Exscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
+    })
+}
+
+pub fn mpi_reduce_local_c(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u32, count: i64, datatype: i32, op: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_local_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let inbuf_ = cx.buffer(inbuf, count as i64, &datatype_)?;
+        let inoutbuf_ = cx.buffer(inoutbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local_c(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
+    })
+}
+
+pub fn mpi_ibcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ibcast_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ibcast_c(buffer_ as _, count, datatype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Igather_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Igather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iscatter_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iscatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iallgather_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iallgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ialltoall_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ireduce_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iallreduce_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ireduce_scatter_block_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iscan_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iexscan_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iexscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_barrier_init(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Barrier_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Barrier_init(comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_bcast_init(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Bcast_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Bcast_init(buffer_ as _, count, datatype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gather_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Gather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gatherv_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatter_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatterv_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgather_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgatherv_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoall_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoallv_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allreduce_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_block_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scan_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Exscan_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}

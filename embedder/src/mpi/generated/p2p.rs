@@ -424,3 +424,446 @@ pub fn mpi_status_set_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, fl
         Ok(())
     })
 }
+
+pub fn mpi_isendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i32, recvtype: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Isendrecv", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let sendtype_ = cx.datatype(sendtype)?;
+        let recvtype_ = cx.datatype(recvtype)?;
+        let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_isendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Isendrecv_replace", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_replace(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_psend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Psend_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, partitions as i64 * count, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Psend_init(buf_ as _, partitions, count, datatype_.host.0, dest_, tag_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        cx.set_partitions(request, partitions)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Precv_init", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, partitions as i64 * count, &datatype_)?;
+        let source_ = cx.rank(source, true)?;
+        let tag_ = cx.tag(tag, false)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Precv_init(buf_ as _, partitions, count, datatype_.host.0, source_, tag_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        cx.set_partitions(request, partitions)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_pready(mut env: FunctionEnvMut<MpiEnv>, partition: i32, request: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pready", abi::c::MPI_COMM_WORLD, |cx| {
+        let request_ = cx.request(request)?;
+        cx.check_partitions(request, [partition])?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Pready(partition, request_.0) })
+    })
+}
+
+pub fn mpi_pready_range(mut env: FunctionEnvMut<MpiEnv>, partition_low: i32, partition_high: i32, request: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pready_range", abi::c::MPI_COMM_WORLD, |cx| {
+        let request_ = cx.request(request)?;
+        cx.check_partition_range(request, partition_low, partition_high)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Pready_range(partition_low, partition_high, request_.0) })
+    })
+}
+
+pub fn mpi_pready_list(mut env: FunctionEnvMut<MpiEnv>, length: i32, array_of_partitions: u32, request: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Pready_list", abi::c::MPI_COMM_WORLD, |cx| {
+        let array_of_partitions_ = cx.int_array(array_of_partitions, (length) as i64)?;
+        let request_ = cx.request(request)?;
+        cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Pready_list(length, array_of_partitions_ as _, request_.0) })
+    })
+}
+
+pub fn mpi_parrived(mut env: FunctionEnvMut<MpiEnv>, request: i32, partition: i32, flag: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Parrived", abi::c::MPI_COMM_WORLD, |cx| {
+        let request_ = cx.request(request)?;
+        cx.mem.range(flag, std::mem::size_of::<i32>() as u64)?;
+        let mut flag_: i32 = 0;
+        cx.check_partitions(request, [partition])?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Parrived(request_.0, partition, &mut flag_) })?;
+        cx.write_int(flag, flag_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_send_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Send_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Send_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_bsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Bsend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Bsend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_ssend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ssend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ssend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_rsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Rsend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Rsend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_isend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Isend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Isend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ibsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ibsend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ibsend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_issend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Issend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Issend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_irsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Irsend_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Irsend_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_recv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Recv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let source_ = cx.rank(source, true)?;
+        let tag_ = cx.tag(tag, true)?;
+        cx.check_status_ptr(status)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_Recv_c(buf_ as _, count, datatype_.host.0, source_, tag_, comm_.host.0, &mut status_) })?;
+        cx.write_status(status, &status_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_irecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Irecv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let source_ = cx.rank(source, true)?;
+        let tag_ = cx.tag(tag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Irecv_c(buf_ as _, count, datatype_.host.0, source_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_sendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i64, recvtype: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Sendrecv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let sendtype_ = cx.datatype(sendtype)?;
+        let recvtype_ = cx.datatype(recvtype)?;
+        let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.check_status_ptr(status)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_Sendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut status_) })?;
+        cx.write_status(status, &status_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_sendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Sendrecv_replace_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.check_status_ptr(status)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_Sendrecv_replace_c(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut status_) })?;
+        cx.write_status(status, &status_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_isendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i64, recvtype: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Isendrecv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let sendtype_ = cx.datatype(sendtype)?;
+        let recvtype_ = cx.datatype(recvtype)?;
+        let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_isendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Isendrecv_replace_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let sendtag_ = cx.tag(sendtag, false)?;
+        let source_ = cx.rank(source, true)?;
+        let recvtag_ = cx.tag(recvtag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_replace_c(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_mrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, message: u32, status: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Mrecv_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let mut message_ = cx.message(message)?;
+        cx.check_status_ptr(status)?;
+        let mut status_ = host_mpi::empty_status();
+        let rc = unsafe { host_mpi::ffi::MPI_Mrecv_c(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut status_) };
+        cx.done_message(message, message_)?;
+        cx.host(rc)?;
+        cx.write_status(status, &status_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_imrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, message: u32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Imrecv_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let mut message_ = cx.message(message)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        let rc = unsafe { host_mpi::ffi::MPI_Imrecv_c(buf_ as _, count, datatype_.host.0, &mut message_.0, &mut request_.0) };
+        cx.done_message(message, message_)?;
+        cx.host(rc)?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_send_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Send_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Send_init_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_bsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Bsend_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Bsend_init_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ssend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ssend_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ssend_init_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_rsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Rsend_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let dest_ = cx.rank(dest, false)?;
+        let tag_ = cx.tag(tag, false)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Rsend_init_c(buf_ as _, count, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_recv_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Recv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let source_ = cx.rank(source, true)?;
+        let tag_ = cx.tag(tag, true)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Recv_init_c(buf_ as _, count, datatype_.host.0, source_, tag_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_get_count_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Get_count_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let status_ = cx.read_status(status)?;
+        cx.mem.range(count, std::mem::size_of::<i64>() as u64)?;
+        let mut count_: i64 = 0;
+        cx.host(unsafe { host_mpi::ffi::MPI_Get_count_c(&status_, datatype_.host.0, &mut count_) })?;
+        cx.write_int(count, count_)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_get_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Get_elements_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let status_ = cx.read_status(status)?;
+        cx.mem.range(count, std::mem::size_of::<i64>() as u64)?;
+        let mut count_: i64 = 0;
+        cx.check_element_count(&status_, datatype, &datatype_)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Get_elements_c(&status_, datatype_.host.0, &mut count_) })?;
+        cx.write_int(count, count_)?;
+        Ok(())
+    })
+}

@@ -242,10 +242,10 @@ mod int_array_tests {
 
     #[test]
     fn requests_know_which_calls_are_nonblocking_collectives() {
-        for f in ["MPI_Ibarrier", "MPI_Iallreduce", "MPI_Ineighbor_alltoallw", "MPI_Iscatterv", "MPI_Comm_idup"] {
+        for f in ["MPI_Ibarrier", "MPI_Iallreduce", "MPI_Ineighbor_alltoallw", "MPI_Iscatterv", "MPI_Comm_idup", "MPI_Ibcast_c", "MPI_Bcast_init", "MPI_Allreduce_init_c"] {
             assert!(nonblocking_collective(f), "{f}");
         }
-        for f in ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Send_init", "MPI_Grequest_start"] {
+        for f in ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Send_init", "MPI_Grequest_start", "MPI_Isend_c", "MPI_Isendrecv", "MPI_Isendrecv_replace_c", "MPI_Recv_init_c"] {
             assert!(!nonblocking_collective(f), "{f}");
         }
     }

@@ -60,7 +60,37 @@ impl Ctx<'_> {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
         let collective = nonblocking_collective(self.function);
         let arrays = std::mem::take(&mut self.arrays);
-        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays, grequest: None }
+        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays, grequest: None, partitions: 0 }
+    }
+
+    /// Records how many partitions the partitioned request at `ptr` has.
+    pub fn set_partitions(&mut self, ptr: u32, partitions: i32) -> MpiResult {
+        let handle = self.mem.read_i32(ptr)?;
+        if let Some(e) = self.bridge.requests.get_mut(handle) {
+            e.partitions = partitions;
+        }
+        Ok(())
+    }
+
+    /// Partition numbers must name partitions of the request (not every
+    /// host MPI checks them before indexing its partition arrays).
+    pub fn check_partitions(&self, request: i32, parts: impl IntoIterator<Item = i32>) -> MpiResult {
+        let n = self.bridge.requests.get(request).map_or(0, |e| e.partitions);
+        if n == 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {request:#x} is not a partitioned send")));
+        }
+        match parts.into_iter().find(|p| !(0..n).contains(p)) {
+            Some(p) => Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("partition {p} is not one of the request's {n}"))),
+            None => Ok(()),
+        }
+    }
+
+    pub fn check_partition_range(&self, request: i32, low: i32, high: i32) -> MpiResult {
+        self.check_partitions(request, [low, high])?;
+        if low > high {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("partition range {low}..{high} is empty")));
+        }
+        Ok(())
     }
 
     #[inline]
