@@ -25,6 +25,9 @@ Group_intersection Group_difference Group_compare""".split()
 # datatype arrays, is written by hand in topo.rs).
 NEIGHBOR = "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()
 NEIGHBOR += ["I" + c.lower() for c in NEIGHBOR]
+# MPI-4.0: large-count forms of those with scalar counts, persistent forms
+NEIGHBOR += [c + "_c" for c in NEIGHBOR if not c.endswith("v")]
+NEIGHBOR += [c + "_init" for c in "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()]
 TOPO = """Dims_create Cart_create Cart_get Cart_rank Cart_coords Cart_shift Cart_sub Cart_map
 Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_map Graphdims_get
 Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
@@ -40,7 +43,7 @@ P2P += "Isendrecv Isendrecv_replace".split()
 P2P += "Psend_init Precv_init Pready Pready_range Pready_list Parrived".split()
 P2P += [f + "_c" for f in """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv
 Sendrecv_replace Isendrecv Isendrecv_replace Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init
-Recv_init Get_count Get_elements""".split()]
+Recv_init Get_count Get_elements Status_set_elements""".split()]
 SCALAR_COLL = """Bcast Gather Scatter Allgather Alltoall Reduce Allreduce Reduce_scatter_block Scan
 Exscan""".split()
 COLL += [c + "_c" for c in SCALAR_COLL + ["Reduce_local"]] + ["I" + c.lower() + "_c" for c in SCALAR_COLL]
@@ -55,6 +58,8 @@ WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
 # work whatever the host library lacks (`inspect --provided`: host: not needed).
 NO_HOST_FUNCTION = {
     "MPI_Aint_add", "MPI_Aint_diff", "MPI_Pcontrol", "MPI_Info_get_string", "MPI_Type_get_value_index",
+    "MPI_Type_size_c", "MPI_Type_get_extent_c", "MPI_Type_get_true_extent_c",
+    "MPI_Request_get_status_all", "MPI_Request_get_status_any", "MPI_Request_get_status_some",
     "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
 }
 
@@ -121,6 +126,9 @@ HAND_WRITTEN = {
         "MPI_Testsome": "testsome",
         "MPI_Request_free": "request_free",
         "MPI_Request_get_status": "request_get_status",
+        "MPI_Request_get_status_all": "request_get_status_all",
+        "MPI_Request_get_status_any": "request_get_status_any",
+        "MPI_Request_get_status_some": "request_get_status_some",
         "MPI_Start": "start",
         "MPI_Startall": "startall",
         "MPI_Cancel": "cancel",
@@ -168,6 +176,9 @@ HAND_WRITTEN = {
         "MPI_Type_get_extent_x": "type_get_extent_x",
         "MPI_Type_get_true_extent": "type_get_true_extent",
         "MPI_Type_get_true_extent_x": "type_get_true_extent_x",
+        "MPI_Type_size_c": "type_size_c",
+        "MPI_Type_get_extent_c": "type_get_extent_c",
+        "MPI_Type_get_true_extent_c": "type_get_true_extent_c",
         "MPI_Type_extent": "type_extent",
         "MPI_Type_lb": "type_lb",
         "MPI_Type_ub": "type_ub",

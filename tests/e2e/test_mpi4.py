@@ -8,8 +8,9 @@ from conftest import PROGRAMS, run
 # feature -> the host functions it calls, in the order it calls them
 HOST_FEATURES = {
     "isendrecv": ["MPI_Isendrecv", "MPI_Isendrecv_replace"],
-    "large-count": ["MPI_Irecv_c", "MPI_Send_c", "MPI_Get_count_c", "MPI_Bcast_c", "MPI_Allreduce_c", "MPI_Iallreduce_c"],
-    "persistent": ["MPI_Allreduce_init", "MPI_Bcast_init", "MPI_Barrier_init", "MPI_Gatherv_init"],
+    "large-count": ["MPI_Irecv_c", "MPI_Send_c", "MPI_Get_count_c", "MPI_Bcast_c", "MPI_Allreduce_c", "MPI_Iallreduce_c",
+                    "MPI_Neighbor_allgather_c"],
+    "persistent": ["MPI_Allreduce_init", "MPI_Bcast_init", "MPI_Barrier_init", "MPI_Neighbor_allgather_init", "MPI_Gatherv_init"],
     "partitioned": ["MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived"],
     "idup-info": ["MPI_Comm_idup_with_info"],
 }
@@ -17,7 +18,8 @@ HOST_FEATURES = {
 # checks them (natively Open MPI 5 does not)
 HOST_FEATURES["partition-bounds"] = HOST_FEATURES["partitioned"]
 WASM_ONLY = {"partition-bounds"}
-EMBEDDERS_OWN = ["Info_get_string", "Type_get_value_index", "Status_get/set_source/tag/error", "Remove_error_class/code/string"]
+EMBEDDERS_OWN = ["Info_get_string", "Type_size_c, Type_get_(true_)extent_c", "Type_get_value_index", "Status_get/set_source/tag/error",
+                  "Remove_error_class/code/string", "Request_get_status_all/any/some"]
 ALL = [f"-DHAVE_{f.upper().replace('-', '_')}" for f in ["everywhere", *HOST_FEATURES] if f not in WASM_ONLY]
 
 

@@ -1,5 +1,7 @@
 //! Info objects: key/value strings copied across, handles in the bridge's
 //! info table.
+use std::ffi::CStr;
+
 use wasmer::FunctionEnvMut;
 
 use super::{
@@ -79,17 +81,11 @@ pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, va
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative valuelen {valuelen}")));
         }
         cx.mem.range(flag, 4)?;
-        let (mut len, mut f) = (0, 0);
-        cx.host(unsafe { ffi::MPI_Info_get_valuelen(i.0, k.as_ptr(), &mut len, &mut f) })?;
-        if f != 0 {
-            let mut buf = vec![0u8; len.max(0) as usize + 1];
-            cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), len.max(0), buf.as_mut_ptr() as *mut _, &mut f) })?;
-            let n = buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1).min(valuelen as usize);
-            buf.truncate(n);
-            buf.push(0);
-            cx.mem.write_bytes(value, &buf)?;
+        let found = whole_value(cx, i, &k)?;
+        if let Some(v) = &found {
+            write_cut(cx, value, v, valuelen as usize)?;
         }
-        Ok(cx.mem.write_i32(flag, f)?)
+        Ok(cx.mem.write_i32(flag, found.is_some() as i32)?)
     })
 }
 
@@ -105,21 +101,35 @@ pub fn get_string(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, buflen: u3
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative buflen {room}")));
         }
         cx.mem.range(flag, 4)?;
-        let (mut len, mut f) = (0, 0);
-        cx.host(unsafe { ffi::MPI_Info_get_valuelen(i.0, k.as_ptr(), &mut len, &mut f) })?;
-        if f != 0 {
-            let mut buf = vec![0u8; len.max(0) as usize + 1];
-            cx.host(unsafe { ffi::MPI_Info_get(i.0, k.as_ptr(), len.max(0), buf.as_mut_ptr() as *mut _, &mut f) })?;
+        let found = whole_value(cx, i, &k)?;
+        if let Some(v) = &found {
             if room > 0 {
-                let n = buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1).min(room as usize - 1);
-                buf.truncate(n);
-                buf.push(0);
-                cx.mem.write_bytes(value, &buf)?;
+                write_cut(cx, value, v, room as usize - 1)?;
             }
-            cx.mem.write_i32(buflen, len.max(0) + 1)?;
+            cx.mem.write_i32(buflen, v.len() as i32 + 1)?;
         }
-        Ok(cx.mem.write_i32(flag, f)?)
+        Ok(cx.mem.write_i32(flag, found.is_some() as i32)?)
     })
+}
+
+/// The whole value of `key` (no NUL), if set.
+fn whole_value(cx: &Ctx, info: host_mpi::Info, key: &CStr) -> MpiResult<Option<Vec<u8>>> {
+    let (mut len, mut f) = (0, 0);
+    cx.host(unsafe { ffi::MPI_Info_get_valuelen(info.0, key.as_ptr(), &mut len, &mut f) })?;
+    if f == 0 {
+        return Ok(None);
+    }
+    let mut buf = vec![0u8; len.max(0) as usize + 1];
+    cx.host(unsafe { ffi::MPI_Info_get(info.0, key.as_ptr(), len.max(0), buf.as_mut_ptr() as *mut _, &mut f) })?;
+    buf.truncate(buf.iter().position(|&b| b == 0).unwrap_or(buf.len() - 1));
+    Ok(Some(buf))
+}
+
+/// Writes at most `max` bytes of `v` and a NUL.
+fn write_cut(cx: &Ctx, at: u32, v: &[u8], max: usize) -> MpiResult {
+    let mut out = v[..v.len().min(max)].to_vec();
+    out.push(0);
+    Ok(cx.mem.write_bytes(at, &out)?)
 }
 
 pub fn get_valuelen(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: u32, flag: u32) -> Result<i32, Fatal> {

@@ -224,6 +224,103 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
     run_owed(&mut env, "MPI_Request_get_status", rc)
 }
 
+/// MPI-4.1's array forms of MPI_Request_get_status, made of it (every host
+/// has it): nothing completes, nothing is freed; a generalized request's
+/// query function reports each status that is written.
+pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
+    let rc = call(&mut env, "MPI_Request_get_status_all", WORLD, |cx| {
+        cx.mem.range(flag, 4)?;
+        check_statuses_ptr(cx, statuses, count)?;
+        let done = peek(cx, requests, count)?;
+        let all = done.iter().all(|d| d.is_some());
+        if all {
+            for (i, d) in done.iter().enumerate() {
+                write_peeked(cx, requests, i, d.as_ref(), status_slot(statuses, i))?;
+            }
+        }
+        Ok(cx.mem.write_i32(flag, all as i32)?)
+    })?;
+    run_owed(&mut env, "MPI_Request_get_status_all", rc)
+}
+
+pub fn request_get_status_any(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
+    let rc = call(&mut env, "MPI_Request_get_status_any", WORLD, |cx| {
+        cx.mem.range(index, 4)?;
+        cx.mem.range(flag, 4)?;
+        cx.check_status_ptr(status)?;
+        let done = peek(cx, requests, count)?;
+        let active: Vec<usize> = (0..done.len()).filter(|&i| is_active(cx, requests, i)).collect();
+        let first = active.iter().copied().find(|&i| done[i].is_some());
+        let (idx, f) = match first {
+            Some(i) => {
+                write_peeked(cx, requests, i, done[i].as_ref(), status)?;
+                (i as i32, 1)
+            }
+            None if active.is_empty() => (abi::c::MPI_UNDEFINED, 1),
+            None => (abi::c::MPI_UNDEFINED, 0),
+        };
+        cx.mem.write_i32(index, idx)?;
+        Ok(cx.mem.write_i32(flag, f)?)
+    })?;
+    run_owed(&mut env, "MPI_Request_get_status_any", rc)
+}
+
+pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
+    let rc = call(&mut env, "MPI_Request_get_status_some", WORLD, |cx| {
+        cx.mem.range(outcount, 4)?;
+        cx.int_array_out(indices, incount.max(0) as i64)?;
+        check_statuses_ptr(cx, statuses, incount)?;
+        let done = peek(cx, requests, incount)?;
+        let active: Vec<usize> = (0..done.len()).filter(|&i| is_active(cx, requests, i)).collect();
+        if active.is_empty() {
+            return Ok(cx.mem.write_i32(outcount, abi::c::MPI_UNDEFINED)?);
+        }
+        let mut out = 0;
+        for i in active.into_iter().filter(|&i| done[i].is_some()) {
+            cx.mem.write_i32(indices + 4 * out as u32, i as i32)?;
+            write_peeked(cx, requests, i, done[i].as_ref(), status_slot(statuses, out))?;
+            out += 1;
+        }
+        Ok(cx.mem.write_i32(outcount, out as i32)?)
+    })?;
+    run_owed(&mut env, "MPI_Request_get_status_some", rc)
+}
+
+/// Each request's status if it is complete (MPI_Request_get_status on the host).
+fn peek(cx: &mut Ctx, requests: u32, count: i32) -> MpiResult<Vec<Option<host_mpi::Status>>> {
+    let (handles, hosts) = load(cx, requests, count)?;
+    let mut done = Vec::with_capacity(handles.len());
+    let mut result = Ok(());
+    for i in 0..handles.len() {
+        let (mut f, mut st) = (0, host_mpi::empty_status());
+        result = cx.host(unsafe { ffi::MPI_Request_get_status(hosts.get(i), &mut f, &mut st) });
+        if result.is_err() {
+            break;
+        }
+        done.push((f != 0).then_some(st));
+    }
+    give_back(cx, handles, hosts);
+    result.map(|()| done)
+}
+
+/// Request `i` of the array is active: not null, not an inactive persistent one.
+fn is_active(cx: &Ctx, requests: u32, i: usize) -> bool {
+    let h = cx.mem.read_i32(requests + 4 * i as u32).unwrap_or(NULL);
+    h != NULL && cx.bridge.requests.get(h).is_some_and(|e| e.active)
+}
+
+fn write_peeked(cx: &mut Ctx, requests: u32, i: usize, st: Option<&host_mpi::Status>, status: u32) -> MpiResult {
+    let Some(st) = st else { return Ok(()) };
+    if status != 0 {
+        cx.write_status(status, st)?;
+    }
+    let h = cx.mem.read_i32(requests + 4 * i as u32)?;
+    if let Some(g) = cx.bridge.requests.get(h).and_then(|e| e.grequest) {
+        cx.bridge.grequests_owed.push(grequest::Owed::Query(g, status));
+    }
+    Ok(())
+}
+
 pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;

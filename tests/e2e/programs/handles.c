@@ -6,10 +6,18 @@
 
 #include "check.h"
 
+/* Fortran handle and status conversion: in every MPI's mpi.h and the
+ * guest's, not in a native MPI-5 standard ABI header */
+#if defined(MPIWASM_MPI_H_INCLUDED) || !defined(MPI_ABI_VERSION)
+#define HAVE_FORTRAN_INTEROP
+#endif
+
+#ifdef HAVE_FORTRAN_INTEROP
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *type) {
     (void)type;
     for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((int *)in)[i];
 }
+#endif
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
@@ -17,7 +25,9 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    (void)right, (void)left;
 
+#ifdef HAVE_FORTRAN_INTEROP
     errors = 0;
     MPI_Comm dup, back;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
@@ -140,7 +150,11 @@ int main(int argc, char **argv) {
     EXPECT(MPI_File_f2c(MPI_File_c2f(MPI_FILE_NULL)) == MPI_FILE_NULL);
     check("Errhandler, Win, File c2f / f2c", errors);
 
-#ifdef MPI_F08_STATUS_IGNORE
+    MPI_Type_free(&triple);
+    MPI_Comm_free(&dup);
+#endif /* HAVE_FORTRAN_INTEROP */
+
+#if defined(HAVE_FORTRAN_INTEROP) && defined(MPI_F08_STATUS_IGNORE)
     errors = 0;
     MPI_F08_status f08;
     MPI_Fint f77[16];
@@ -160,14 +174,18 @@ int main(int argc, char **argv) {
 #endif
 #ifdef MPI_ABI_VERSION
     errors = 0;
-    EXPECT(MPI_Comm_toint(MPI_COMM_WORLD) == 257);
-    EXPECT(MPI_Comm_toint(dup) == MPI_Comm_c2f(dup) && MPI_Comm_fromint(MPI_Comm_toint(dup)) == dup);
-    EXPECT(MPI_Type_toint(triple) >= 4096 && MPI_Type_fromint(MPI_Type_toint(triple)) == triple);
+    MPI_Comm dup2;
+    MPI_Datatype pair;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup2);
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    EXPECT(MPI_Comm_toint(MPI_COMM_WORLD) == 257 && MPI_Comm_fromint(MPI_Comm_toint(dup2)) == dup2);
+    int as_int = MPI_Type_toint(pair); /* a user handle: outside the predefined range */
+    EXPECT((as_int < 0 || as_int >= 4096) && MPI_Type_fromint(as_int) == pair);
+    MPI_Type_free(&pair);
+    MPI_Comm_free(&dup2);
     check("ABI toint / fromint", errors);
 #endif
 
-    MPI_Type_free(&triple);
-    MPI_Comm_free(&dup);
     MPI_Finalize();
     return failures != 0;
 }

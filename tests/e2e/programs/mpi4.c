@@ -28,10 +28,10 @@ static int rank, size, right, left;
 
 #ifdef HAVE_EVERYWHERE
 static void everywhere(void) {
-    int errors = 0;
-    (void)errors;
+    int errors = 0, flag = 0;
+    (void)errors, (void)flag;
 #ifdef HAVE_MPI40
-    int flag = 0, buflen = 0;
+    int buflen = 0;
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "color", "blue-green");
@@ -46,6 +46,17 @@ static void everywhere(void) {
     EXPECT(!flag);
     MPI_Info_free(&info);
     check("Info_get_string", errors);
+
+    errors = 0;
+    MPI_Count csize = -1, lb = -1, extent = -1, tlb = -1, textent = -1;
+    MPI_Datatype spread;
+    MPI_Type_create_resized(MPI_INT, -4, 16, &spread);
+    MPI_Type_size_c(spread, &csize);
+    MPI_Type_get_extent_c(spread, &lb, &extent);
+    MPI_Type_get_true_extent_c(spread, &tlb, &textent);
+    EXPECT(csize == 4 && lb == -4 && extent == 16 && tlb == 0 && textent == 4);
+    MPI_Type_free(&spread);
+    check("Type_size_c, Type_get_(true_)extent_c", errors);
 #endif
 #ifdef HAVE_MPI41
     errors = 0;
@@ -80,6 +91,27 @@ static void everywhere(void) {
     EXPECT(MPI_Remove_error_class(class) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     check("Remove_error_class/code/string", errors);
+
+    errors = 0;
+    int got = -1, mine = rank + 5, idx = -1, outcount = -1, indices[2];
+    MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Status sts[2];
+    MPI_Irecv(&got, 1, MPI_INT, 0, 9, MPI_COMM_SELF, &rq[0]);
+    MPI_Request_get_status_any(2, rq, &idx, &flag, MPI_STATUS_IGNORE);
+    EXPECT(!flag && idx == MPI_UNDEFINED); /* nothing sent yet */
+    MPI_Send(&mine, 1, MPI_INT, 0, 9, MPI_COMM_SELF);
+    do MPI_Request_get_status_all(2, rq, &flag, sts); while (!flag);
+    EXPECT(sts[0].MPI_TAG == 9 && rq[0] != MPI_REQUEST_NULL); /* reported, not freed */
+    MPI_Request_get_status_some(2, rq, &outcount, indices, sts);
+    EXPECT(outcount == 1 && indices[0] == 0 && sts[0].MPI_SOURCE == 0);
+    MPI_Request_get_status_any(2, rq, &idx, &flag, &st);
+    EXPECT(flag && idx == 0 && st.MPI_TAG == 9);
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    EXPECT(got == rank + 5);
+    MPI_Request_get_status_any(2, rq, &idx, &flag, MPI_STATUS_IGNORE);
+    MPI_Request_get_status_some(2, rq, &outcount, indices, MPI_STATUSES_IGNORE);
+    EXPECT(flag && idx == MPI_UNDEFINED && outcount == MPI_UNDEFINED); /* none active */
+    check("Request_get_status_all/any/some", errors);
 #endif
 }
 #endif
@@ -120,6 +152,12 @@ static void large_count(void) {
     MPI_Iallreduce_c(&mine, &isum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     EXPECT(sum == (long long)size * (size + 1) / 2 && isum == sum);
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1}, from[2] = {-1, -1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Neighbor_allgather_c(&rank, 1, MPI_INT, from, 1, MPI_INT, ring);
+    EXPECT(from[0] == left && from[1] == right);
+    MPI_Comm_free(&ring);
     check("large-count (_c) forms", errors);
 }
 #endif
@@ -144,6 +182,19 @@ static void persistent(void) {
         EXPECT(sum == round * size * (size - 1) / 2 && token == 100 + round);
         EXPECT(reduce != MPI_REQUEST_NULL && both[0] == bcast);
     }
+    MPI_Comm ring;
+    MPI_Request neighbors;
+    int dims[1] = {size}, periods[1] = {1}, from[2] = {-1, -1}, value = -1;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Neighbor_allgather_init(&value, 1, MPI_INT, from, 1, MPI_INT, ring, MPI_INFO_NULL, &neighbors);
+    for (int round = 1; round <= 2; round++) {
+        value = rank * round;
+        MPI_Start(&neighbors);
+        MPI_Wait(&neighbors, MPI_STATUS_IGNORE);
+        EXPECT(from[0] == left * round && from[1] == right * round);
+    }
+    MPI_Request_free(&neighbors);
+    MPI_Comm_free(&ring);
     int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size), *all = malloc(sizeof(int) * size);
     for (int i = 0; i < size; i++) counts[i] = 1, displs[i] = size - 1 - i, all[i] = -1;
     int me = rank + 7;

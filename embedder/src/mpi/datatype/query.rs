@@ -113,7 +113,16 @@ pub fn type_size(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> R
 }
 
 pub fn type_size_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Type_size_x", WORLD, |cx| {
+    size_as_count(&mut env, "MPI_Type_size_x", datatype, size)
+}
+
+/// MPI-4.0's large-count query, answered by the MPI-3 `_x` one every host has.
+pub fn type_size_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    size_as_count(&mut env, "MPI_Type_size_c", datatype, size)
+}
+
+fn size_as_count(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    call(env, function, WORLD, |cx| {
         let dt = cx.datatype(datatype)?;
         let mut s = 0;
         cx.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut s) })?;
@@ -148,6 +157,14 @@ pub fn type_get_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, 
 
 pub fn type_get_extent_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_extent_x", datatype, lb, extent, false, true)
+}
+
+pub fn type_get_extent_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_extent_c", datatype, lb, extent, false, true)
+}
+
+pub fn type_get_true_extent_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
+    write_extent(&mut env, "MPI_Type_get_true_extent_c", datatype, lb, extent, true, true)
 }
 
 pub fn type_get_true_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {

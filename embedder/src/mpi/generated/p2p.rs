@@ -867,3 +867,13 @@ pub fn mpi_get_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype
         Ok(())
     })
 }
+
+pub fn mpi_status_set_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: i64) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Status_set_elements_c", abi::c::MPI_COMM_WORLD, |cx| {
+        let datatype_ = cx.datatype(datatype)?;
+        let mut status_ = cx.read_status(status)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Status_set_elements_c(&mut status_ as *mut _ as *mut _, datatype_.host.0, count) })?;
+        cx.write_status(status, &status_)?;
+        Ok(())
+    })
+}
