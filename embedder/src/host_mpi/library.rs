@@ -51,6 +51,8 @@ pub struct Loaded {
     /// Why this library (for `embedder inspect --mpi`).
     pub reason: String,
     pub functions: Functions,
+    /// MPI_Pcontrol, variadic and so not in the function table.
+    pub pcontrol: Option<unsafe extern "C" fn(c_int, ...) -> c_int>,
     lib: Library,
 }
 
@@ -224,14 +226,18 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
     // then the RTLD_GLOBAL library): a profiling library wins over the MPI's
     // own symbols, as it would for a native program.
     let global = Library::this();
-    let functions = Functions::resolve(|name| {
+    let lookup = |name: &CStr| {
         let get = |l: &Library| unsafe { l.get::<*mut c_void>(name.to_bytes_with_nul()) }.map_or(std::ptr::null_mut(), |s| *s);
         let p = get(&global);
         if p.is_null() { get(&lib) } else { p }
-    });
+    };
+    let functions = Functions::resolve(lookup);
+    let pcontrol = lookup(c"MPI_Pcontrol");
+    // Safety: MPI's `int MPI_Pcontrol(const int level, ...)`.
+    let pcontrol = (!pcontrol.is_null()).then(|| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, ...) -> c_int>(pcontrol) });
     // the same pointers whichever thread's Loaded wins the OnceLock
     functions.publish();
-    Ok(Loaded { path, family, version, reason, functions, lib })
+    Ok(Loaded { path, family, version, reason, functions, pcontrol, lib })
 }
 
 fn open(name: &str) -> Result<Library, String> {

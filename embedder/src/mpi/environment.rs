@@ -150,9 +150,17 @@ pub fn wtick(_env: FunctionEnvMut<MpiEnv>) -> f64 {
 
 /// The bridge hands the guest error classes as error codes, so a code is
 /// its own class.
-/// Profiling control has no effect (as in most MPI libraries).
-pub fn pcontrol(_env: FunctionEnvMut<MpiEnv>, _level: i32, _varargs: u32) -> i32 {
-    abi::c::MPI_SUCCESS
+/// Passed to the host library (or the profiler preloaded in front of it,
+/// which switches on and off with it) while MPI runs; the variadic
+/// arguments, whose meaning is the profiler's, are not.
+pub fn pcontrol(_env: FunctionEnvMut<MpiEnv>, level: i32, _varargs: u32) -> i32 {
+    match host_mpi::library::loaded().pcontrol {
+        Some(f) if host_mpi::active() => match unsafe { f(level) } {
+            0 => abi::c::MPI_SUCCESS,
+            _ => abi::c::MPI_ERR_OTHER,
+        },
+        _ => abi::c::MPI_SUCCESS,
+    }
 }
 
 pub fn query_thread(mut env: FunctionEnvMut<MpiEnv>, provided: u32) -> Result<i32, Fatal> {
