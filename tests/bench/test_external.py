@@ -129,7 +129,7 @@ def fake_source(monkeypatch, tmp_path):
                                                "sha256": hashlib.sha256(content).hexdigest(),
                                                "size": len(content), "topdir": "fake"})
     served = {"data": content, "calls": 0}
-    monkeypatch.setenv("DEBIAN_MIRROR", "https://configured.invalid/debian")
+    monkeypatch.setenv("DEBIAN_MIRROR", "https://configured.invalid/repo")
 
     def urlopen(url, timeout=None):
         served["calls"] += 1
@@ -143,7 +143,7 @@ def fake_source(monkeypatch, tmp_path):
 
 def test_fetch_downloads_verifies_and_reuses(fake_source):
     dest, content, served = fake_source
-    path = fetch.fetch("fake", dest, mirror="https://configured.invalid/debian", log=lambda m: None)
+    path = fetch.fetch("fake", dest, mirror="https://configured.invalid/repo", log=lambda m: None)
     assert path == dest / "fake.tgz" and path.read_bytes() == content and served["calls"] == 1
     served["data"] = None  # offline now: the verified file is used as is
     assert fetch.fetch("fake", dest, log=lambda m: None) == path and served["calls"] == 1
@@ -176,7 +176,7 @@ def test_pinned_sources_are_bookworm_orig_tarballs():
     for name, src in fetch.SOURCES.items():
         assert re.fullmatch(r"[0-9a-f]{64}", src["sha256"]) and src["size"] > 100000
         assert src["pool"].startswith(f"pool/main/{name[0]}/{name}/") and src["pool"].endswith(".orig.tar.gz")
-    assert fetch.url("netpipe", "http://m/debian/") == "http://m/debian/pool/main/n/netpipe/netpipe_3.7.2.orig.tar.gz"
+    assert fetch.url("netpipe", "http://src.invalid/repo/") == "http://src.invalid/repo/pool/main/n/netpipe/netpipe_3.7.2.orig.tar.gz"
 
 
 def test_mirror_comes_from_the_apt_sources(tmp_path, monkeypatch):
@@ -187,22 +187,22 @@ def test_mirror_comes_from_the_apt_sources(tmp_path, monkeypatch):
     (apt / "sources.list.d").mkdir(parents=True)
     (apt / "sources.list.d" / "vendor.sources").write_text(
         "Types: deb\nURIs: http://vendor.invalid/apt\nSuites: nodistro\nComponents: main\n")
-    (apt / "sources.list.d" / "old.list.disabled").write_text("deb http://disabled.invalid/debian bookworm main\n")
+    (apt / "sources.list.d" / "old.list.disabled").write_text("deb http://disabled.invalid/repo bookworm main\n")
     (apt / "sources.list.d" / "debian.sources").write_text(
-        "Types: deb\nURIs: http://off.invalid/debian\nSuites: bookworm\nComponents: main\nEnabled: no\n\n"
-        "Types: deb\n# a comment\nURIs: http://archive.invalid/debian-security\nSuites: bookworm-security\nComponents: main\n\n"
-        "Types: deb\nURIs: http://archive.invalid/debian\nSuites: bookworm bookworm-updates\nComponents: main contrib\n")
-    assert fetch.apt_mirror(apt, "bookworm") == "http://archive.invalid/debian"
+        "Types: deb\nURIs: http://off.invalid/repo\nSuites: bookworm\nComponents: main\nEnabled: no\n\n"
+        "Types: deb\n# a comment\nURIs: http://security.invalid/repo-security\nSuites: bookworm-security\nComponents: main\n\n"
+        "Types: deb\nURIs: http://primary.invalid/repo\nSuites: bookworm bookworm-updates\nComponents: main contrib\n")
+    assert fetch.apt_mirror(apt, "bookworm") == "http://primary.invalid/repo"
     assert fetch.apt_mirror(apt, "trixie") is None
-    (apt / "sources.list").write_text("# one-line form\ndeb [arch=amd64] http://line.invalid/debian bookworm main\n")
-    assert fetch.apt_mirror(apt, "bookworm") == "http://line.invalid/debian"
+    (apt / "sources.list").write_text("# one-line form\ndeb [arch=amd64] http://line.invalid/repo bookworm main\n")
+    assert fetch.apt_mirror(apt, "bookworm") == "http://line.invalid/repo"
     monkeypatch.setattr(fetch, "APT_DIR", tmp_path / "none")
     monkeypatch.setattr(fetch, "apt_mirror", lambda: None)
     monkeypatch.delenv("DEBIAN_MIRROR", raising=False)
     with pytest.raises(fetch.MirrorUnreachable, match="DEBIAN_MIRROR"):
         fetch.url("hpcc")
-    monkeypatch.setenv("DEBIAN_MIRROR", "http://env.invalid/debian")
-    assert fetch.url("hpcc").startswith("http://env.invalid/debian/pool/main/h/hpcc/")
+    monkeypatch.setenv("DEBIAN_MIRROR", "http://env.invalid/repo")
+    assert fetch.url("hpcc").startswith("http://env.invalid/repo/pool/main/h/hpcc/")
 
 
 # --------------------------------------------------------------------------
