@@ -73,9 +73,10 @@ impl Bridge {
     /// MPI_ERR_REQUEST if a blocking wait on `handles` could never return:
     /// `all` (Wait, Waitall) needs every request, Waitany/Waitsome one.
     pub fn check_can_complete(&self, handles: &[i32], all: bool) -> MpiResult {
+        // every MPI_Wait comes here: no allocation, one lookup per request
         let stuck = |h: &i32| self.requests.get(*h).and_then(|e| e.grequest).is_some_and(|g| !g.complete);
-        let live: Vec<&i32> = handles.iter().filter(|&&h| h != abi::c::MPI_REQUEST_NULL).collect();
-        let never = if all { live.iter().any(|h| stuck(h)) } else { !live.is_empty() && live.iter().all(|h| stuck(h)) };
+        let mut live = handles.iter().filter(|&&h| h != abi::c::MPI_REQUEST_NULL).peekable();
+        let never = if all { live.any(stuck) } else { live.peek().is_some() && live.all(stuck) };
         if never {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_REQUEST,
