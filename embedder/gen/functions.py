@@ -50,7 +50,18 @@ COLL += [c + "_c" for c in SCALAR_COLL + ["Reduce_local"]] + ["I" + c.lower() + 
 COLL += [c + "_init" for c in """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall
 Alltoallv Reduce Allreduce Reduce_scatter Reduce_scatter_block Scan Exscan""".split()]
 
-GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO}
+# MPI-IO (hand-written in file.rs: open, close, delete, views, type extents,
+# datarep registration; the file error handlers are in errhandler.rs)
+FILE_DATA = [f"{op}{at}{kind}" for op in ("read", "write") for at in ("", "_at") for kind in ("", "_all")]
+FILE_DATA += ["read_shared", "write_shared", "read_ordered", "write_ordered"]
+FILE = [f"File_{f}" for f in FILE_DATA + ["i" + f for f in FILE_DATA if "ordered" not in f]]
+FILE += [f"File_{f}_{half}" for f in ("read_all", "write_all", "read_at_all", "write_at_all", "read_ordered", "write_ordered")
+         for half in ("begin", "end")]
+FILE += [f + "_c" for f in FILE if not f.endswith("_end")]
+FILE += [f"File_{f}" for f in """set_size preallocate get_size get_group get_amode set_info get_info seek seek_shared
+get_position get_position_shared get_byte_offset sync set_atomicity get_atomicity""".split()]
+
+GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO, "file": FILE}
 # generated, but registered through a hand-written wrapper of the same name
 WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
 
@@ -61,6 +72,7 @@ NO_HOST_FUNCTION = {
     "MPI_Type_size_c", "MPI_Type_get_extent_c", "MPI_Type_get_true_extent_c",
     "MPI_Request_get_status_all", "MPI_Request_get_status_any", "MPI_Request_get_status_some",
     "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
+    "MPI_Register_datarep", "MPI_Register_datarep_c",
 }
 
 # written by hand: module -> {function: Rust function in that module}
@@ -133,6 +145,17 @@ HAND_WRITTEN = {
         "MPI_Startall": "startall",
         "MPI_Cancel": "cancel",
     },
+    "file": {
+        "MPI_File_open": "open",
+        "MPI_File_close": "close",
+        "MPI_File_delete": "delete",
+        "MPI_File_set_view": "set_view",
+        "MPI_File_get_view": "get_view",
+        "MPI_File_get_type_extent": "get_type_extent",
+        "MPI_File_get_type_extent_c": "get_type_extent_c",
+        "MPI_Register_datarep": "register_datarep",
+        "MPI_Register_datarep_c": "register_datarep_c",
+    },
     "grequest": {
         "MPI_Grequest_start": "grequest_start",
         "MPI_Grequest_complete": "grequest_complete",
@@ -143,6 +166,10 @@ HAND_WRITTEN = {
         "MPI_Comm_get_errhandler": "comm_get_errhandler",
         "MPI_Errhandler_free": "errhandler_free",
         "MPI_Comm_call_errhandler": "comm_call_errhandler",
+        "MPI_File_create_errhandler": "file_create_errhandler",
+        "MPI_File_set_errhandler": "file_set_errhandler",
+        "MPI_File_get_errhandler": "file_get_errhandler",
+        "MPI_File_call_errhandler": "file_call_errhandler",
         "MPI_Add_error_class": "add_error_class",
         "MPI_Add_error_code": "add_error_code",
         "MPI_Add_error_string": "add_error_string",

@@ -218,6 +218,8 @@ def gen_fn(f):
     P = f.params
     comm = f.first("COMMUNICATOR", "in")
     errcomm = comm["name"] if comm else "abi::c::MPI_COMM_WORLD"
+    # MPI-IO: errors go to the file's handler (call_file)
+    fh = f.first("FILE", "in")
     sig = ", ".join(f"{rust_ident(p['name'])}: {p['wasm']}" for p in P)
     # `always`: after the host call whatever it returned (a message the host
     # consumed is gone even when the receive fails, e.g. truncated)
@@ -225,6 +227,8 @@ def gen_fn(f):
     rooted = f.collective and "root" in f.by_name
     if comm:
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
+    if fh:
+        body.append(f"let {fh['name']}_ = cx.file({fh['name']})?;")
     if f.neighbor:
         body.append("let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;")
     elif f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
@@ -250,7 +254,11 @@ def gen_fn(f):
                 done.add(p["name"])
     for p in P:
         k, d, n = p["kind"], p["param_direction"], rust_ident(p["name"])
-        if k == "BUFFER":
+        if k == "BUFFER" and f.key.endswith("_end"):
+            # a split collective's end: the buffer its begin checked
+            body.append(f"let {n}_ = cx.split_end({fh['name']}, {n})?;")
+            args.append(f"{n}_ as _")
+        elif k == "BUFFER":
             dt, cnt = pair(f, p, "DATATYPE"), pair(f, p, "POLYXFER_NUM_ELEM_NNI")
             cond = significance(f, p, rooted)
             own = dt["name"] not in done
@@ -266,6 +274,8 @@ def gen_fn(f):
             else:
                 body.append(collective_buffer(f, p, dt, cond, translate, own))
             args.append(f"{n}_ as _")
+            if f.key.endswith("_begin"):
+                after.append(f"cx.split_begin({fh['name']}, {n})?;")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
@@ -338,9 +348,18 @@ def gen_fn(f):
             body.append(f"let mut {n}_ = cx.message({n})?;")
             args.append(f"&mut {n}_.0")
             always.append(f"cx.done_message({n}, {n}_)?;")
+        elif k == "FILE" and d == "in":
+            args.append(f"{n}_.0")
+        elif k == "OFFSET" and d == "in":
+            args.append(n)
+        elif k == "UPDATE_MODE" and d == "in":
+            body.append(f"let {n}_ = cx.whence({n})?;")
+            args.append(f"{n}_")
+        elif k == "ACCESS_MODE" and d == "out":
+            out_int(body, args, after, n, f"cx.write_amode({n}, {n}_)?;")
         elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI",
-                   "NUM_DIMS", "ARRAY_LENGTH", "DEGREE") and d == "out" and not p["length"]:
-            ty = "i64" if "MPI_Count" in p["cdecl"] else "i32"
+                   "NUM_DIMS", "ARRAY_LENGTH", "DEGREE", "OFFSET") and d == "out" and not p["length"]:
+            ty = "i64" if "MPI_Count" in p["cdecl"] or "MPI_Offset" in p["cdecl"] else "i32"
             body.append(f"cx.mem.range({n}, std::mem::size_of::<{ty}>() as u64)?;")
             body.append(f"let mut {n}_: {ty} = 0;")
             args.append(f"&mut {n}_")
@@ -373,7 +392,10 @@ def gen_fn(f):
     body += [f"{c};" for c in ARG_CHECKS.get(plain(f.short), [])]
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
     lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
-    lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
+    if fh:
+        lines.append(f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{")
+    else:
+        lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
     lines += [f"        {b}" for b in body]
     if always:
         lines.append(f"        let rc = unsafe {{ {call} }};")
@@ -472,7 +494,7 @@ def pair(f, buf, kind):
     one of that kind after it."""
     i = f.params.index(buf)
     for p in f.params[i + 1:]:
-        if p["kind"] == kind or (kind == "POLYXFER_NUM_ELEM_NNI" and p["kind"] == "XFER_NUM_ELEM_NNI"):
+        if p["kind"] == kind or (kind == "POLYXFER_NUM_ELEM_NNI" and p["kind"] in ("XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM")):
             return p
     raise SystemExit(f"{f.name}: no {kind} after {buf['name']}")
 
@@ -496,7 +518,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::call, errors::Fatal, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

@@ -116,6 +116,14 @@ pub struct RunArgs {
     #[arg(long = "mapdir", value_name = "GUEST:HOST", value_parser = parse_mapdir)]
     pub mapdirs: Vec<(String, PathBuf)>,
 
+    /// Preopen DIR read-only (seen as /<basename of DIR>): no write, create, delete or rename, for WASI and MPI-IO alike
+    #[arg(long = "dir-ro", value_name = "DIR")]
+    pub dirs_ro: Vec<PathBuf>,
+
+    /// Preopen HOST read-only at the guest path GUEST
+    #[arg(long = "mapdir-ro", value_name = "GUEST:HOST", value_parser = parse_mapdir)]
+    pub mapdirs_ro: Vec<(String, PathBuf)>,
+
     /// Set an environment variable in the guest
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
     pub envs: Vec<(String, String)>,

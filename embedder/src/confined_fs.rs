@@ -36,20 +36,89 @@ use wasmer_wasix::virtual_fs::{
 
 type FsResult<T> = Result<T, FsError>;
 
-/// The preopens; cheap to clone (files hold a reference for `unlink`).
+/// The preopens; cheap to clone (files hold a reference for `unlink`, the
+/// MPI bridge one for MPI-IO's paths).
 #[derive(Debug, Clone, Default)]
 pub struct ConfinedFs {
-    mounts: Arc<Vec<Dir>>,
+    mounts: Arc<Vec<Mount>>,
+}
+
+#[derive(Debug)]
+struct Mount {
+    dir: Dir,
+    /// Where the guest sees it, and the canonical host directory.
+    guest: PathBuf,
+    host: PathBuf,
+    read_only: bool,
+}
+
+/// Why a guest path has no host path for MPI-IO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Below no preopen, or missing.
+    NoSuchFile,
+    /// It would lead out of its preopen (`..`, a symlink).
+    Escapes,
+    /// Writing, creating or deleting in a read-only preopen.
+    ReadOnly,
+    /// A directory where a file is needed.
+    NotAFile,
 }
 
 impl ConfinedFs {
-    /// Opens `host` (a directory) as the next preopen and returns the path
-    /// WASIX must register it under.
-    pub fn add(&mut self, host: &Path) -> io::Result<PathBuf> {
+    /// Opens `host` (a canonical directory) as the next preopen, seen by the
+    /// guest at `guest`, and returns the path WASIX must register it under.
+    pub fn add(&mut self, guest: &str, host: &Path, read_only: bool) -> io::Result<PathBuf> {
         let dir = Dir::open_ambient_dir(host, cap_std::ambient_authority())?;
         let mounts = Arc::get_mut(&mut self.mounts).expect("preopens are added before the file system is shared");
-        mounts.push(dir);
+        mounts.push(Mount { dir, guest: PathBuf::from(guest), host: host.to_path_buf(), read_only });
         Ok(PathBuf::from(format!("/preopen-{}", mounts.len() - 1)))
+    }
+
+    /// The canonical host path of the guest's `path` (relative paths start
+    /// at the guest's root), for a host library that opens files by name
+    /// (MPI-IO). Resolved beneath its preopen like every WASI access: `..`
+    /// and symlinks may not lead out. A file to be created must not exist
+    /// as a symlink (the host's open would follow it); `write` covers
+    /// writing, creating and deleting.
+    pub fn host_path(&self, path: &Path, create: bool, write: bool) -> Result<PathBuf, Refused> {
+        let path = Path::new("/").join(path);
+        let (mount, rel) = self
+            .mounts
+            .iter()
+            .filter_map(|m| Some((m, path.strip_prefix(&m.guest).ok()?)))
+            .max_by_key(|(m, _)| m.guest.components().count())
+            .ok_or(Refused::NoSuchFile)?;
+        if write && mount.read_only {
+            return Err(Refused::ReadOnly);
+        }
+        let refused = |e: io::Error| match e.kind() {
+            io::ErrorKind::NotFound => Refused::NoSuchFile,
+            _ if e.raw_os_error() == Some(libc::ENOTDIR) => Refused::NoSuchFile,
+            _ => Refused::Escapes,
+        };
+        let host = |rel: PathBuf| if rel.as_os_str().is_empty() || rel == Path::new(".") { mount.host.clone() } else { mount.host.join(rel) };
+        let rel = if rel.as_os_str().is_empty() { Path::new(".") } else { rel };
+        match mount.dir.canonicalize(rel) {
+            Ok(found) => match mount.dir.metadata(&found) {
+                Ok(m) if m.is_dir() => Err(Refused::NotAFile),
+                Ok(_) => Ok(host(found)),
+                Err(e) => Err(refused(e)),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound && create => {
+                let Some(Component::Normal(name)) = rel.components().next_back() else { return Err(Refused::Escapes) };
+                let parent = rel.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let parent = mount.dir.canonicalize(parent).map_err(refused)?;
+                let entry = if parent.as_os_str().is_empty() { PathBuf::from(name) } else { parent.join(name) };
+                match mount.dir.symlink_metadata(&entry) {
+                    // a dangling link: the host would create its target
+                    Ok(_) => Err(Refused::Escapes),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(host(entry)),
+                    Err(e) => Err(refused(e)),
+                }
+            }
+            Err(e) => Err(refused(e)),
+        }
     }
 
     /// The preopen a path is under and the path relative to it ("." for the
@@ -84,7 +153,15 @@ impl ConfinedFs {
     }
 
     fn dir(&self, index: usize) -> &Dir {
-        &self.mounts[index]
+        &self.mounts[index].dir
+    }
+
+    /// Changes are refused in a read-only preopen.
+    fn writable(&self, index: usize) -> FsResult<()> {
+        if self.mounts[index].read_only {
+            return Err(FsError::PermissionDenied);
+        }
+        Ok(())
     }
 
     /// A path below a preopen, never the preopen itself (for operations that
@@ -94,6 +171,7 @@ impl ConfinedFs {
         if rel == Path::new(".") {
             return Err(FsError::PermissionDenied);
         }
+        self.writable(index)?;
         Ok((index, rel))
     }
 }
@@ -182,6 +260,12 @@ impl virtual_fs::FileSystem for ConfinedFs {
                 return Err(FsError::PermissionDenied);
             }
             let dir = self.dir(from_index);
+            // Links stay where the host put them: moving one that leads
+            // outside onto a path MPI-IO checked (`host_path`) would
+            // redirect the host library's open.
+            if dir.symlink_metadata(&from_rel).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(FsError::PermissionDenied);
+            }
             dir.rename(from_rel, dir, to_rel).map_err(fs_error)
         })
     }
@@ -221,6 +305,9 @@ impl virtual_fs::FileSystem for ConfinedFs {
 impl FileOpener for ConfinedFs {
     fn open(&self, path: &Path, conf: &OpenOptionsConfig) -> FsResult<Box<dyn VirtualFile + Send + Sync + 'static>> {
         let (index, rel) = self.locate(path)?;
+        if conf.write() || conf.append() || conf.truncate() || conf.create() || conf.create_new() {
+            self.writable(index)?;
+        }
         // As the host file system of WASIX: truncate wins over append.
         let append = conf.append() && !conf.truncate();
         let mut options = HostOpenOptions::new();
@@ -258,6 +345,8 @@ impl VirtualFile for ConfinedFile {
         self.inner.created_time()
     }
     fn set_times(&mut self, atime: Option<u64>, mtime: Option<u64>) -> FsResult<()> {
+        let (index, _) = self.fs.locate(&self.path)?;
+        self.fs.writable(index)?;
         self.inner.set_times(atime, mtime)
     }
     fn size(&self) -> u64 {
@@ -336,7 +425,7 @@ mod tests {
         std::os::unix::fs::symlink(root.join("secret.txt"), root.join("box/abs")).unwrap();
         std::os::unix::fs::symlink("/proc/self/root", root.join("box/proc")).unwrap();
         let mut fs = ConfinedFs::default();
-        let key = fs.add(&root.join("box")).unwrap();
+        let key = fs.add("/box", &root.join("box").canonicalize().unwrap(), false).unwrap();
         (tmp, fs, key)
     }
 
@@ -379,5 +468,57 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         assert!(rt.block_on(fs.rename(&key, Path::new("/preopen-0/x"))).is_err());
         assert!(rt.block_on(fs.rename(&key.join("in.txt"), &key.join("moved.txt"))).is_ok());
+    }
+
+    #[test]
+    fn mpi_io_paths_resolve_to_canonical_host_paths_beneath_the_preopen() {
+        let (tmp, fs, _) = setup();
+        let boxed = tmp.path().join("box").canonicalize().unwrap();
+        let p = |s: &str, create| fs.host_path(Path::new(s), create, create);
+        assert_eq!(p("/box/in.txt", false), Ok(boxed.join("in.txt")));
+        assert_eq!(p("box/in.txt", false), Ok(boxed.join("in.txt")), "relative to the guest's root");
+        assert_eq!(p("/box/sibling", false), Ok(boxed.join("in.txt")), "a link inside is followed");
+        assert_eq!(p("/box/new.dat", true), Ok(boxed.join("new.dat")));
+        assert_eq!(p("/box/new.dat", false), Err(Refused::NoSuchFile));
+        assert_eq!(p("/box", false), Err(Refused::NotAFile));
+        for escape in ["/box/up", "/box/abs", "/box/proc", "/box/../secret.txt", "/box/./../box/../secret.txt"] {
+            assert_eq!(p(escape, false), Err(Refused::Escapes), "{escape}");
+            assert_eq!(p(escape, true), Err(Refused::Escapes), "{escape}");
+        }
+        for outside in ["/etc/passwd", "../../etc/passwd", "/secret.txt", "/boxx/in.txt"] {
+            assert_eq!(p(outside, true), Err(Refused::NoSuchFile), "{outside}");
+        }
+        std::os::unix::fs::symlink("../created.txt", tmp.path().join("box/dangling")).unwrap();
+        assert_eq!(p("/box/dangling", true), Err(Refused::Escapes), "the host would create the link's target");
+    }
+
+    #[test]
+    fn read_only_preopens_refuse_every_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("ro")).unwrap();
+        std::fs::write(tmp.path().join("ro/f.txt"), "data").unwrap();
+        let mut fs = ConfinedFs::default();
+        let key = fs.add("/ro", &tmp.path().join("ro").canonicalize().unwrap(), true).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let _in_runtime = rt.enter(); // a host file needs one
+        assert!(fs.new_open_options().read(true).open(key.join("f.txt")).is_ok());
+        assert!(fs.new_open_options().write(true).open(key.join("f.txt")).is_err());
+        assert!(fs.new_open_options().append(true).open(key.join("f.txt")).is_err());
+        assert!(fs.new_open_options().write(true).create(true).open(key.join("g.txt")).is_err());
+        assert!(fs.create_dir(&key.join("d")).is_err());
+        assert!(fs.remove_file(&key.join("f.txt")).is_err());
+        assert!(rt.block_on(fs.rename(&key.join("f.txt"), &key.join("g.txt"))).is_err());
+        assert_eq!(std::fs::read_to_string(tmp.path().join("ro/f.txt")).unwrap(), "data");
+        assert!(!tmp.path().join("ro/g.txt").exists());
+        assert_eq!(fs.host_path(Path::new("/ro/f.txt"), false, true), Err(Refused::ReadOnly));
+        assert!(fs.host_path(Path::new("/ro/f.txt"), false, false).is_ok());
+    }
+
+    #[test]
+    fn links_are_not_moved() {
+        let (tmp, fs, key) = setup();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        assert!(rt.block_on(fs.rename(&key.join("up"), &key.join("moved"))).is_err());
+        assert!(tmp.path().join("box/up").symlink_metadata().is_ok());
     }
 }

@@ -56,7 +56,9 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
         );
     }
 
-    let builder = wasi::builder(&path, &args, &crate::cache::out_of_guest_reach(common))?.imports(&imports);
+    let (builder, preopens) = wasi::builder(&path, &args, &crate::cache::out_of_guest_reach(common))?;
+    mpi_env.as_mut(&mut store).set_preopens(preopens);
+    let builder = builder.imports(&imports);
     let (instance, wasi_env) =
         builder.instantiate(loaded.module.clone(), &mut store).with_context(|| format!("cannot instantiate {}", path.display()))?;
     let memory = instance.exports.get_memory("memory").context("the module exports no memory")?.clone();

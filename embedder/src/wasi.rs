@@ -12,7 +12,8 @@ use crate::{cli::RunArgs, confined_fs::ConfinedFs};
 /// The guest's WASI environment. `out_of_reach` are host directories no
 /// preopen may contain (the compile caches: a guest that could write there
 /// could plant code for a later run).
-pub fn builder(module: &Path, args: &RunArgs, out_of_reach: &[PathBuf]) -> Result<WasiEnvBuilder> {
+/// Also returns the preopens, which MPI-IO resolves its paths through.
+pub fn builder(module: &Path, args: &RunArgs, out_of_reach: &[PathBuf]) -> Result<(WasiEnvBuilder, ConfinedFs)> {
     let program = module.file_name().map_or("main.wasm".into(), |n| n.to_string_lossy().into_owned());
     let mut b = WasiEnv::builder(program).args(args.args().iter().map(|a| a.as_encoded_bytes().to_vec()));
 
@@ -27,7 +28,7 @@ pub fn builder(module: &Path, args: &RunArgs, out_of_reach: &[PathBuf]) -> Resul
     // root is a virtual directory that holds just those (see confined_fs).
     let mut fs = ConfinedFs::default();
     let mut guest_paths = HashSet::new();
-    let mut preopen = |b: &mut WasiEnvBuilder, guest: String, host: &Path| -> Result<()> {
+    let mut preopen = |b: &mut WasiEnvBuilder, guest: String, host: &Path, read_only: bool| -> Result<()> {
         let meta = std::fs::metadata(host).with_context(|| format!("cannot preopen {}", host.display()))?;
         if !meta.is_dir() {
             bail!("cannot preopen {}: not a directory", host.display());
@@ -43,20 +44,22 @@ pub fn builder(module: &Path, args: &RunArgs, out_of_reach: &[PathBuf]) -> Resul
         if !guest_paths.insert(guest.clone()) {
             bail!("two directories would be visible at {guest} in the guest");
         }
-        let registered = fs.add(host).with_context(|| format!("cannot preopen {}", host.display()))?;
+        let registered = fs.add(&guest, host, read_only).with_context(|| format!("cannot preopen {}", host.display()))?;
         b.add_map_dir(&guest, registered).with_context(|| format!("cannot preopen {}", host.display()))
     };
-    for dir in &args.dirs {
+    let dirs = args.dirs.iter().map(|d| (d, false)).chain(args.dirs_ro.iter().map(|d| (d, true)));
+    for (dir, read_only) in dirs {
         let canonical = dir.canonicalize().with_context(|| format!("cannot preopen {}", dir.display()))?;
         let name = canonical.file_name().map_or("root".into(), |n| n.to_string_lossy().into_owned());
-        preopen(&mut b, format!("/{name}"), &canonical)?;
+        preopen(&mut b, format!("/{name}"), &canonical, read_only)?;
     }
-    for (guest, host) in &args.mapdirs {
+    let mapdirs = args.mapdirs.iter().map(|m| (m, false)).chain(args.mapdirs_ro.iter().map(|m| (m, true)));
+    for ((guest, host), read_only) in mapdirs {
         let guest = if guest.starts_with('/') { guest.clone() } else { format!("/{guest}") };
         let canonical = host.canonicalize().with_context(|| format!("cannot preopen {}", host.display()))?;
-        preopen(&mut b, guest, &canonical)?;
+        preopen(&mut b, guest, &canonical, read_only)?;
     }
-    Ok(b.fs(Box::new(fs)))
+    Ok((b.fs(Box::new(fs.clone())), fs))
 }
 
 /// `path` with symlinks resolved as far as it exists (a cache directory may

@@ -23,6 +23,7 @@ import gen_bridge  # noqa: E402  (the one parser of mpi.h and pympistandard)
 EXCLUDED = {
     "MPI_Finalize": "ends MPI: every later call would fail",
     "MPI_Abort": "ends the job by design",
+    "MPI_File_preallocate": "writes every byte up to a fuzzed size (terabytes): fills the disk, as natively",
 }
 # Calls that block until a matching message exists (or, for buffered sends
 # and Intercomm_create, make a later call block): their ranks come from
@@ -54,7 +55,7 @@ def nonblocking_collective(name):
 
 
 HANDLE_GEN = {"MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
-              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request"}
+              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file"}
 
 
 def aint_prototypes():

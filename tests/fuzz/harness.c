@@ -147,7 +147,7 @@ void* __libc_calloc(size_t n, size_t size) { return calloc(n, size); }
 void __libc_free(void* p) { free(p); }
 
 /* ---- handle pools -------------------------------------------------------- */
-enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5 };
+enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5, NFILE = 2 };
 static MPI_Comm comms[NCOMM];
 static MPI_Datatype types[NTYPE];
 static MPI_Group groups[NGROUP];
@@ -156,10 +156,21 @@ static MPI_Info infos[NINFO];
 static MPI_Errhandler errhs[NERRH];
 static MPI_Request reqs[NREQ]; /* persistent to/from MPI_PROC_NULL: never block */
 static int keyvals[NKEY];
+static MPI_File files[NFILE]; /* MPI_FILE_NULL, and one opened by this rank alone */
 static char sink[64]; /* the harness's own scratch for its setup calls */
 
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...) { (void)comm, (void)code; }
+void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...) { (void)file, (void)code; }
+int cb_MPI_Datarep_conversion_function(void* b, MPI_Datatype t, int n, void* f, MPI_Offset p, void* e) {
+    (void)b, (void)t, (void)n, (void)f, (void)p, (void)e;
+    return MPI_SUCCESS;
+}
+int cb_MPI_Datarep_conversion_function_c(void* b, MPI_Datatype t, MPI_Count n, void* f, MPI_Offset p, void* e) {
+    (void)b, (void)t, (void)n, (void)f, (void)p, (void)e;
+    return MPI_SUCCESS;
+}
+int cb_MPI_Datarep_extent_function(MPI_Datatype t, MPI_Aint* x, void* e) { (void)t, (void)e; *x = 1; return MPI_SUCCESS; }
 int cb_MPI_Comm_copy_attr_function(MPI_Comm c, int k, void* e, void* in, void* out, int* flag) {
     (void)c, (void)k, (void)e, (void)in, (void)out;
     *flag = 0;
@@ -280,6 +291,20 @@ static MPI_Errhandler make_errh(int i) {
     return e;
 }
 
+/* A file of this rank's own in the directory the fuzzer preopens at /fuzz
+ * (MPI_FILE_NULL without it): its collectives involve no other rank. */
+static MPI_File make_file(int i) {
+    MPI_File f = MPI_FILE_NULL;
+    char name[32];
+    int rank = 0;
+    if (i == 0) return f;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    snprintf(name, sizeof name, "/fuzz/file.%d", rank);
+    if (MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &f) != MPI_SUCCESS) return MPI_FILE_NULL;
+    MPI_File_set_errhandler(f, MPI_ERRORS_RETURN);
+    return f;
+}
+
 static MPI_Request make_req(int i) {
     MPI_Request r = MPI_REQUEST_NULL;
     switch (i) {
@@ -319,6 +344,9 @@ static void refresh_pools(void) {
         if (infos[i] != MPI_INFO_NULL && MPI_Info_get_nkeys(infos[i], &n) != MPI_SUCCESS) infos[i] = make_info(i);
     for (int i = 0; i < NREQ; i++)
         if (reqs[i] != MPI_REQUEST_NULL && MPI_Request_get_status(reqs[i], &flag, &st) != MPI_SUCCESS) reqs[i] = make_req(i);
+    for (int i = 0; i < NFILE; i++)
+        if (files[i] == MPI_FILE_NULL || MPI_File_get_amode(files[i], &n) != MPI_SUCCESS) files[i] = make_file(i);
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 }
@@ -388,6 +416,7 @@ uint32_t g_group(void) { return POOL(groups, NGROUP); }
 uint32_t g_op(void) { return POOL(ops, NOP); }
 uint32_t g_info(void) { return POOL(infos, NINFO); }
 uint32_t g_request(void) { return POOL(reqs, NREQ); }
+uint32_t g_file(void) { return POOL(files, NFILE); }
 int32_t g_keyval(void) { return (int32_t)POOL(keyvals, NKEY); }
 
 uint32_t g_errh(void) {
@@ -513,6 +542,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < NERRH; i++) errhs[i] = make_errh(i);
     for (int i = 0; i < NREQ; i++) reqs[i] = make_req(i);
     for (int i = 0; i < NKEY; i++) keyvals[i] = make_keyval(i);
+    for (int i = 0; i < NFILE; i++) files[i] = make_file(i);
     make_arena();
     fill_arena();
 

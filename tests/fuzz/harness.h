@@ -23,6 +23,7 @@ int32_t g_rank(void);
 int32_t g_norank(void);   /* a rank no message can come from or go to */
 int32_t g_tag(void);
 int32_t g_keyval(void);
+uint32_t g_file(void);   /* MPI_FILE_NULL, this rank's own file, junk */
 int32_t g_aint(void);
 int64_t g_count64(void);
 uint32_t g_fn(uint32_t valid); /* a callback: `valid` (the right signature) or junk */
@@ -30,6 +31,11 @@ uint32_t g_fn(uint32_t valid); /* a callback: `valid` (the right signature) or j
 /* Valid callbacks, one per callback type the provided functions take. */
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type);
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...);
+void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...);
+int cb_MPI_Datarep_conversion_function(void* buf, MPI_Datatype type, int count, void* filebuf, MPI_Offset position, void* extra);
+int cb_MPI_Datarep_conversion_function_c(void* buf, MPI_Datatype type, MPI_Count count, void* filebuf, MPI_Offset position,
+                                         void* extra);
+int cb_MPI_Datarep_extent_function(MPI_Datatype type, MPI_Aint* extent, void* extra);
 int cb_MPI_Comm_copy_attr_function(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag);
 int cb_MPI_Comm_delete_attr_function(MPI_Comm c, int k, void* val, void* extra);
 int cb_MPI_Grequest_query_function(void* extra, MPI_Status* status);

@@ -84,8 +84,14 @@ def classify(returncode, stdout, stderr, np=None):
 
 
 def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False, skip=()):
-    cmd = [EMBEDDER, *(["--cache-dir", cache] if cache else []), wasm, str(seed), str(calls), *(["trace"] if trace else []),
-           *(f"skip={name}" for name in skip)]
+    # a fresh directory for the MPI-IO calls' files, the guest's /fuzz
+    with tempfile.TemporaryDirectory(prefix="mpi-fuzz-files-") as files:
+        return run_in(wasm, seed, calls, np, cache, timeout, trace, skip, files)
+
+
+def run_in(wasm, seed, calls, np, cache, timeout, trace, skip, files):
+    cmd = [EMBEDDER, *(["--cache-dir", cache] if cache else []), "--mapdir", f"/fuzz:{files}", wasm, str(seed), str(calls),
+           *(["trace"] if trace else []), *(f"skip={name}" for name in skip)]
     if np:
         cmd = mpirun(np) + [str(c) for c in cmd]
     start = time.monotonic()

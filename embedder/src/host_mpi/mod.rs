@@ -29,7 +29,7 @@ macro_rules! host_handle {
         pub struct $name(pub types::Handle);
     )*};
 }
-host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info);
+host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info, File);
 
 pub type Status = types::MPI_Status;
 
@@ -52,6 +52,7 @@ pub struct HostConstants {
     info_null: Info,
     info_env: Info,
     datatype_null: Datatype,
+    file_null: File,
 }
 
 /// Size and public-field offsets of the host `MPI_Status`.
@@ -95,6 +96,7 @@ fn read_constants(lib: &library::Loaded) -> Result<HostConstants, String> {
         info_null: Info(h("MPI_INFO_NULL")?),
         info_env: Info(h("MPI_INFO_ENV")?),
         datatype_null: Datatype(p.get("datatype", "MPI_DATATYPE_NULL").ok_or("MPI_DATATYPE_NULL missing")? as usize),
+        file_null: File(h("MPI_FILE_NULL")?),
     })
 }
 
@@ -170,6 +172,10 @@ pub fn null_info() -> Info {
 
 pub fn info_env() -> Info {
     constants().info_env
+}
+
+pub fn null_file() -> File {
+    constants().file_null
 }
 
 /// The host's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (addresses).

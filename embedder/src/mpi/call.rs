@@ -46,6 +46,13 @@ pub(super) fn nonblocking_collective(function: &str) -> bool {
         || (function.ends_with("_init") && !PERSISTENT_POINT_TO_POINT.contains(&function))
 }
 
+/// The object whose error handler an error goes to.
+#[derive(Clone, Copy)]
+enum ErrorsOf {
+    Comm(i32),
+    File(i32),
+}
+
 /// Runs one MPI function body and turns its result into what the guest
 /// sees: MPI_SUCCESS, an error code (MPI_ERRORS_RETURN, or after a guest
 /// error handler ran), or the end of the job (MPI_ERRORS_ARE_FATAL). `comm`
@@ -55,6 +62,33 @@ pub fn call(
     env: &mut FunctionEnvMut<MpiEnv>,
     function: &'static str,
     comm: i32,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    run(env, function, comm, ErrorsOf::Comm(comm), body)
+}
+
+/// `call` for a function on file `fh` (MPI_FILE_NULL for MPI_File_open and
+/// MPI_File_delete): errors go to the file's handler, MPI_ERRORS_RETURN
+/// unless the guest set another. An argument the bridge refuses at one rank
+/// of a collective on a file several processes share ends the job instead
+/// of returning: the others are already inside the host's collective and
+/// would wait for this one forever.
+#[inline]
+pub fn call_file(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    fh: i32,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    run(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::File(fh), body)
+}
+
+#[inline]
+fn run(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    comm: i32,
+    errors: ErrorsOf,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     callbacks::reentry_forbidden(function)?;
@@ -77,13 +111,22 @@ pub fn call(
         Ok(()) => return Ok(abi::c::MPI_SUCCESS),
         Err(e) => e,
     };
-    match bridge.comm_errors(comm) {
+    let (mode, object) = match errors {
+        ErrorsOf::Comm(comm) => {
+            (bridge.comm_errors(comm), if bridge.comms.get(comm).is_some() { comm } else { abi::c::MPI_COMM_WORLD })
+        }
+        ErrorsOf::File(fh) if !e.shared && super::file::others_wait(bridge, fh, function) => {
+            let detail = format!("{} (refused at this rank only, so the other ranks would wait in the collective forever)", e.detail);
+            return Err(Fatal::Mpi { function, class: e.class, detail });
+        }
+        ErrorsOf::File(fh) => (bridge.file_errors(fh), if bridge.files.get(fh).is_some() { fh } else { abi::c::MPI_FILE_NULL }),
+    };
+    match mode {
         ErrorMode::Return => Ok(e.class),
         ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
         ErrorMode::User(handler) => {
             let fns = fns.clone();
-            let comm = if bridge.comms.get(comm).is_some() { comm } else { abi::c::MPI_COMM_WORLD };
-            errhandler::invoke(env, &fns, function, handler, comm, e.class)?;
+            errhandler::invoke(env, &fns, function, handler, object, e.class)?;
             Ok(e.class)
         }
     }

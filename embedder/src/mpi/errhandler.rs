@@ -13,7 +13,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks::GuestFns,
-    call::call, state::{Bridge, ErrorMode},
+    call::{call, call_file}, state::{Bridge, ErrorMode},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -167,6 +167,62 @@ pub fn comm_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcod
             return Ok(()); // not an error code: nothing to report
         }
         Err(MpiError::new(errorcode, format!("error code {errorcode} raised by the program")))
+    })?;
+    Ok(abi::c::MPI_SUCCESS)
+}
+
+pub fn file_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_create_errhandler", abi::c::MPI_FILE_NULL, |cx| {
+        cx.mem.range(errhandler, 4)?;
+        cx.check_callback(function, HANDLER_PARAMS, 0)?;
+        let h = cx.bridge.errhandlers.insert(ErrhandlerEntry { mode: ErrorMode::User(function), refs: 1 });
+        Ok(cx.mem.write_i32(errhandler, h)?)
+    })
+}
+
+/// The slot that holds a file's handler: MPI_FILE_NULL's is the default
+/// for files opened later (and for MPI_File_open's own errors).
+fn file_errhandler_slot(bridge: &mut Bridge, file: i32) -> MpiResult<&mut i32> {
+    if file == abi::c::MPI_FILE_NULL {
+        return Ok(&mut bridge.file_null_errhandler);
+    }
+    match bridge.files.get_mut(file) {
+        Some(f) => Ok(&mut f.errhandler),
+        None => Err(MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {file:#x}"))),
+    }
+}
+
+pub fn file_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: i32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_set_errhandler", file, |cx| {
+        cx.require_running()?;
+        cx.bridge.errhandler(errhandler)?;
+        file_errhandler_slot(cx.bridge, file)?;
+        cx.bridge.retain_errhandler(errhandler);
+        let old = std::mem::replace(file_errhandler_slot(cx.bridge, file)?, errhandler);
+        cx.bridge.release_errhandler(old);
+        Ok(())
+    })
+}
+
+pub fn file_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_get_errhandler", file, |cx| {
+        cx.require_running()?;
+        let h = *file_errhandler_slot(cx.bridge, file)?;
+        cx.mem.range(errhandler, 4)?;
+        cx.bridge.retain_errhandler(h);
+        Ok(cx.mem.write_i32(errhandler, h)?)
+    })
+}
+
+pub fn file_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, fh: i32, errorcode: i32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_call_errhandler", fh, |cx| {
+        cx.require_running()?;
+        file_errhandler_slot(cx.bridge, fh)?;
+        if cx.bridge.user_errors.class_of(errorcode).is_none() {
+            return Ok(());
+        }
+        // raised by the program itself: every rank that calls sees it
+        Err(MpiError::shared(errorcode, format!("error code {errorcode} raised by the program")))
     })?;
     Ok(abi::c::MPI_SUCCESS)
 }

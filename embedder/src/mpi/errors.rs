@@ -9,11 +9,19 @@ use crate::{abi, guest_memory::OutOfBounds};
 pub struct MpiError {
     pub class: i32,
     pub detail: String,
+    /// Every rank of the call's group sees it (the host returned it, or the
+    /// ranks agreed on it); else the bridge refused this rank's arguments
+    /// alone, and the other ranks of a collective went ahead.
+    pub shared: bool,
 }
 
 impl MpiError {
     pub fn new(class: i32, detail: impl Into<String>) -> Self {
-        Self { class, detail: detail.into() }
+        Self { class, detail: detail.into(), shared: false }
+    }
+
+    pub fn shared(class: i32, detail: impl Into<String>) -> Self {
+        Self { shared: true, ..Self::new(class, detail) }
     }
 }
 

@@ -16,6 +16,7 @@ mod datatype;
 mod environment;
 mod errhandler;
 mod errors;
+mod file;
 mod generated;
 mod grequest;
 mod group;
@@ -57,6 +58,11 @@ impl MpiEnv {
     /// Connects the bridge to the instance's memory and exports.
     pub fn attach(&mut self, fns: GuestFns) {
         self.fns = Some(Rc::new(fns));
+    }
+
+    /// The guest's preopened directories, for MPI-IO's file names.
+    pub fn set_preopens(&mut self, preopens: crate::confined_fs::ConfinedFs) {
+        self.bridge.preopens = preopens;
     }
 
     fn guest_fns(&self) -> Option<Rc<GuestFns>> {

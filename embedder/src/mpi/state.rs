@@ -165,6 +165,12 @@ pub struct Bridge {
     pub(super) messages: Table<host_mpi::Message>,
     pub groups: Table<host_mpi::Group>,
     pub infos: Table<host_mpi::Info>,
+    pub files: Table<super::file::FileEntry>,
+    /// The error handler of MPI_FILE_NULL: what files get when opened, and
+    /// what handles errors of MPI_File_open and MPI_File_delete.
+    pub file_null_errhandler: i32,
+    /// The guest's preopens, through which MPI-IO paths are resolved.
+    pub preopens: crate::confined_fs::ConfinedFs,
     pub errhandlers: Table<ErrhandlerEntry>,
     pub user_errors: errhandler::UserErrors,
     /// Host address of MPI_IN_PLACE.
@@ -201,6 +207,9 @@ impl Bridge {
             messages: Table::new(abi::c::MPI_MESSAGE_NULL, 2),
             groups: Table::new(abi::c::MPI_GROUP_NULL, 2),
             infos: Table::new(abi::c::MPI_INFO_NULL, 2),
+            files: Table::new(abi::c::MPI_FILE_NULL, 0),
+            file_null_errhandler: abi::c::MPI_ERRORS_RETURN,
+            preopens: Default::default(),
             errhandlers: errhandler::predefined_table(),
             user_errors: Default::default(),
             in_place: 0,
@@ -271,6 +280,13 @@ impl Bridge {
         c.and_then(|c| self.errhandlers.get(c.errhandler)).map_or(ErrorMode::Fatal, |e| e.mode)
     }
 
+    /// What an error in a call on file `fh` does (MPI_FILE_NULL's handler
+    /// for calls without a valid file).
+    pub(super) fn file_errors(&self, fh: i32) -> ErrorMode {
+        let h = self.files.get(fh).map_or(self.file_null_errhandler, |f| f.errhandler);
+        self.errhandlers.get(h).map_or(ErrorMode::Return, |e| e.mode)
+    }
+
     /// A host error code as the guest's error class.
     pub fn guest_error_class(&self, host_code: i32) -> i32 {
         let class = host_mpi::error_class(host_code);
@@ -283,7 +299,7 @@ impl Bridge {
         if rc == host_mpi::SUCCESS {
             return Ok(());
         }
-        Err(MpiError::new(self.guest_error_class(rc), host_mpi::error_string(rc)))
+        Err(MpiError::shared(self.guest_error_class(rc), host_mpi::error_string(rc)))
     }
 }
 

@@ -86,7 +86,7 @@ impl Ctx<'_> {
 
     /// How a constructor's input type is remembered: predefined by handle,
     /// derived through a host duplicate that outlives the guest handle.
-    fn type_ref(&self, guest: i32, entry: &DatatypeEntry) -> MpiResult<TypeRef> {
+    pub fn type_ref(&self, guest: i32, entry: &DatatypeEntry) -> MpiResult<TypeRef> {
         if guest < USER_BASE {
             return Ok(TypeRef::Named(guest));
         }

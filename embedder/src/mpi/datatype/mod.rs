@@ -34,7 +34,7 @@ pub struct Contents {
 /// A type a derived type was made from. Derived ones are kept alive (a
 /// host duplicate) so their contents can be returned after the guest freed
 /// its handle.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum TypeRef {
     Named(i32),
     Derived(Rc<OwnedType>),

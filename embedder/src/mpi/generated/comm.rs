@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::call, errors::Fatal, MpiEnv},
+    mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
 pub fn mpi_comm_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> Result<i32, Fatal> {

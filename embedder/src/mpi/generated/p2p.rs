@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::call, errors::Fatal, MpiEnv},
+    mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
 pub fn mpi_send(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {

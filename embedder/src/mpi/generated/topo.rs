@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::call, errors::Fatal, MpiEnv},
+    mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
 pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32, dims: u32) -> Result<i32, Fatal> {

@@ -192,3 +192,16 @@ impl Ctx<'_> {
         Ok(self.mem.write_i32(ptr, handle)?)
     }
 }
+
+impl Ctx<'_> {
+    /// An open file's host handle.
+    #[inline]
+    pub fn file(&self, handle: i32) -> MpiResult<host_mpi::File> {
+        self.require_running()?;
+        self.bridge
+            .files
+            .get(handle)
+            .map(|f| f.host)
+            .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {handle:#x}")))
+    }
+}

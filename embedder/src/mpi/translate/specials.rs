@@ -203,3 +203,61 @@ mod special_value_tests {
         });
     }
 }
+
+/// MPI-IO access modes, guest bit and host constant.
+const ACCESS_MODES: [(i32, &str); 9] = [
+    (abi::c::MPI_MODE_APPEND, "MPI_MODE_APPEND"),
+    (abi::c::MPI_MODE_CREATE, "MPI_MODE_CREATE"),
+    (abi::c::MPI_MODE_DELETE_ON_CLOSE, "MPI_MODE_DELETE_ON_CLOSE"),
+    (abi::c::MPI_MODE_EXCL, "MPI_MODE_EXCL"),
+    (abi::c::MPI_MODE_RDONLY, "MPI_MODE_RDONLY"),
+    (abi::c::MPI_MODE_RDWR, "MPI_MODE_RDWR"),
+    (abi::c::MPI_MODE_SEQUENTIAL, "MPI_MODE_SEQUENTIAL"),
+    (abi::c::MPI_MODE_UNIQUE_OPEN, "MPI_MODE_UNIQUE_OPEN"),
+    (abi::c::MPI_MODE_WRONLY, "MPI_MODE_WRONLY"),
+];
+
+impl Ctx<'_> {
+    /// A guest access mode (OR of MPI_MODE_*) as the host's.
+    pub fn amode(&self, amode: i32) -> MpiResult<i32> {
+        let host = host_mpi::constants();
+        let mut out = 0;
+        let mut left = amode;
+        for (guest, name) in ACCESS_MODES {
+            if amode & guest != 0 {
+                out |= host.int(name);
+                left &= !guest;
+            }
+        }
+        if left != 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_AMODE, format!("access mode {amode:#x} has bits no MPI_MODE_* constant has ({left:#x})")));
+        }
+        Ok(out)
+    }
+
+    /// Writes a host access mode as the guest's.
+    pub fn write_amode(&self, ptr: u32, host_amode: i32) -> MpiResult {
+        let host = host_mpi::constants();
+        let guest = ACCESS_MODES.iter().filter(|(_, name)| host_amode & host.int(name) != 0).fold(0, |m, (g, _)| m | g);
+        Ok(self.mem.write_i32(ptr, guest)?)
+    }
+
+    /// MPI_SEEK_SET/CUR/END as the host's.
+    pub fn whence(&self, whence: i32) -> MpiResult<i32> {
+        let name = match whence {
+            abi::c::MPI_SEEK_SET => "MPI_SEEK_SET",
+            abi::c::MPI_SEEK_CUR => "MPI_SEEK_CUR",
+            abi::c::MPI_SEEK_END => "MPI_SEEK_END",
+            _ => return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("invalid whence {whence} (not MPI_SEEK_SET, _CUR or _END)"))),
+        };
+        Ok(host_mpi::constants().int(name))
+    }
+
+    /// A view displacement: MPI_DISPLACEMENT_CURRENT is the host's.
+    pub fn displacement(&self, disp: i64) -> i64 {
+        if disp == abi::c::MPI_DISPLACEMENT_CURRENT as i64 {
+            return host_mpi::constants().int("MPI_DISPLACEMENT_CURRENT") as i64;
+        }
+        disp
+    }
+}

@@ -1,0 +1,270 @@
+//! MPI-IO. The host MPI opens files by name, so the guest's file names go
+//! through its preopens first (`ConfinedFs::host_path`): the host library
+//! gets the canonical host path of a file WASI would give the guest, or the
+//! call fails (MPI_ERR_NO_SUCH_FILE, MPI_ERR_ACCESS, MPI_ERR_READ_ONLY).
+//! The data calls are generated (generated/file.rs, errors to the file's
+//! handler through `call_file`); here are open, close, delete, views, type
+//! extents and data representations. File error handlers are in errhandler.rs.
+use std::{
+    ffi::OsStr,
+    os::unix::ffi::{OsStrExt, OsStringExt},
+    path::Path,
+    rc::Rc,
+};
+
+use wasmer::FunctionEnvMut;
+
+use super::{
+    call::{call_file, Ctx},
+    datatype::{Contents, TypeRef},
+    errors::{Fatal, MpiError, MpiResult},
+    MpiEnv,
+};
+use crate::{abi, confined_fs::Refused, host_mpi::{self, ffi}};
+
+const FILE_NULL: i32 = abi::c::MPI_FILE_NULL;
+/// Longest guest file name accepted (Linux's PATH_MAX, NUL excluded).
+const MAX_PATH: usize = 4095;
+
+pub struct FileEntry {
+    pub host: host_mpi::File,
+    /// The guest error handler (a handle in `Bridge::errhandlers`).
+    pub errhandler: i32,
+    /// How many processes opened it together.
+    processes: i64,
+    /// The view's etype and filetype as the guest gave them, for
+    /// MPI_File_get_view (the guest may have freed its handles since).
+    view: [TypeRef; 2],
+    /// The buffer of the split collective in progress (its `_begin` checked it).
+    split: Option<u32>,
+}
+
+/// Whether other processes wait for this one in `function` on file `fh`:
+/// a collective on a file opened by several.
+pub(super) fn others_wait(bridge: &super::Bridge, fh: i32, function: &str) -> bool {
+    let f = function.strip_suffix("_c").unwrap_or(function);
+    let collective = f.contains("_all") || f.contains("_ordered") || matches!(
+        f,
+        "MPI_File_open" | "MPI_File_close" | "MPI_File_set_view" | "MPI_File_set_size" | "MPI_File_preallocate"
+            | "MPI_File_set_info" | "MPI_File_set_atomicity" | "MPI_File_sync" | "MPI_File_seek_shared"
+    );
+    collective && bridge.files.get(fh).is_some_and(|f| f.processes > 1)
+}
+
+impl Ctx<'_> {
+    /// The host path of a guest file name, resolved through the preopens.
+    fn host_path(&self, name: &std::ffi::CStr, create: bool, write: bool) -> MpiResult<std::ffi::CString> {
+        let shown = name.to_string_lossy();
+        let path = self.bridge.preopens.host_path(Path::new(OsStr::from_bytes(name.to_bytes())), create, write).map_err(|why| match why {
+            Refused::NoSuchFile => MpiError::new(abi::c::MPI_ERR_NO_SUCH_FILE, format!("{shown}: no such file in the preopened directories")),
+            Refused::Escapes => MpiError::new(abi::c::MPI_ERR_ACCESS, format!("{shown}: leads outside its preopened directory")),
+            Refused::ReadOnly => MpiError::new(abi::c::MPI_ERR_READ_ONLY, format!("{shown}: the directory is preopened read-only")),
+            Refused::NotAFile => MpiError::new(abi::c::MPI_ERR_BAD_FILE, format!("{shown}: is a directory")),
+        })?;
+        Ok(std::ffi::CString::new(path.into_os_string().into_vec()).expect("paths hold no NUL"))
+    }
+
+    /// The ranks of `comm` agree on this rank's verdict before a collective
+    /// host call: all go on, or all fail with the highest error class (so no
+    /// rank waits in the host for one that gave up).
+    fn agree<T>(&self, comm: host_mpi::Comm, local: MpiResult<T>) -> MpiResult<T> {
+        let mine = local.as_ref().err().map_or(0, |e| e.class);
+        let mut worst = 0i32;
+        let host = host_mpi::constants();
+        let (int, max) = (host.datatypes["MPI_INT"], host.ops["MPI_MAX"]);
+        let rc = unsafe { ffi::MPI_Allreduce(&mine as *const i32 as _, &mut worst as *mut i32 as _, 1, int.0, max.0, comm.0) };
+        self.host(rc)?;
+        match local {
+            Err(e) => Err(MpiError::shared(e.class, e.detail)),
+            Ok(_) if worst != 0 => Err(MpiError::shared(worst, "another process's arguments were refused")),
+            Ok(v) => Ok(v),
+        }
+    }
+
+    pub fn split_begin(&mut self, fh: i32, buf: u32) -> MpiResult {
+        if let Some(f) = self.bridge.files.get_mut(fh) {
+            f.split = Some(buf);
+        }
+        Ok(())
+    }
+
+    /// The host address of a split collective's buffer at its `_end`: the
+    /// one its `_begin` checked.
+    pub fn split_end(&mut self, fh: i32, buf: u32) -> MpiResult<*mut u8> {
+        let f = self.bridge.files.get_mut(fh).ok_or_else(|| MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {fh:#x}")))?;
+        match f.split {
+            Some(b) if b == buf => {
+                f.split = None;
+                Ok(self.mem.unchecked_empty(buf))
+            }
+            Some(b) => Err(MpiError::new(abi::c::MPI_ERR_BUFFER, format!("buffer {buf:#x} is not {b:#x}, the one the split collective began with"))),
+            None => Err(MpiError::new(abi::c::MPI_ERR_OTHER, "no split collective is in progress on this file")),
+        }
+    }
+}
+
+/// What MPI_File_open checks at this rank before the ranks agree.
+fn open_arguments(cx: &Ctx, filename: u32, amode: i32, info: i32, fh: u32) -> MpiResult<(std::ffi::CString, i32, host_mpi::Info)> {
+    let name = cx.cstr(filename, MAX_PATH)?;
+    let host_amode = cx.amode(amode)?;
+    let info_ = cx.info(info)?;
+    cx.mem.range(fh, 4)?;
+    let create = amode & abi::c::MPI_MODE_CREATE != 0;
+    let changes = abi::c::MPI_MODE_WRONLY | abi::c::MPI_MODE_RDWR | abi::c::MPI_MODE_CREATE | abi::c::MPI_MODE_APPEND | abi::c::MPI_MODE_DELETE_ON_CLOSE;
+    let path = cx.host_path(&name, create, amode & changes != 0)?;
+    Ok((path, host_amode, info_))
+}
+
+pub fn open(mut env: FunctionEnvMut<MpiEnv>, comm: i32, filename: u32, amode: i32, info: i32, fh: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_open", FILE_NULL, |cx| {
+        let comm_ = cx.comm(comm)?;
+        if comm_.inter {
+            return Err(MpiError::shared(abi::c::MPI_ERR_COMM, "MPI_File_open needs an intracommunicator"));
+        }
+        let local = open_arguments(cx, filename, amode, info, fh);
+        let (path, host_amode, info_) = cx.agree(comm_.host, local)?;
+        let mut new = host_mpi::null_file();
+        cx.host(unsafe { ffi::MPI_File_open(comm_.host.0, path.as_ptr(), host_amode, info_.0, &mut new.0) })?;
+        let errhandler = cx.bridge.file_null_errhandler;
+        cx.bridge.retain_errhandler(errhandler);
+        let byte = TypeRef::Named(abi::c::MPI_BYTE);
+        let handle = cx.bridge.files.insert(FileEntry { host: new, errhandler, processes: comm_.local, view: [byte.clone(), byte], split: None });
+        Ok(cx.mem.write_i32(fh, handle)?)
+    })
+}
+
+pub fn close(mut env: FunctionEnvMut<MpiEnv>, fh: u32) -> Result<i32, Fatal> {
+    // the handle picks the error handler
+    let mut handle = FILE_NULL;
+    let rc = call_file(&mut env, "MPI_File_close", FILE_NULL, |cx| {
+        handle = cx.mem.read_i32(fh)?;
+        Ok(())
+    })?;
+    if rc != abi::c::MPI_SUCCESS {
+        return Ok(rc);
+    }
+    call_file(&mut env, "MPI_File_close", handle, |cx| {
+        let mut host = cx.file(handle)?;
+        cx.host(unsafe { ffi::MPI_File_close(&mut host.0) })?;
+        if let Some(f) = cx.bridge.files.remove(handle) {
+            cx.bridge.release_errhandler(f.errhandler);
+        }
+        Ok(cx.mem.write_i32(fh, FILE_NULL)?)
+    })
+}
+
+pub fn delete(mut env: FunctionEnvMut<MpiEnv>, filename: u32, info: i32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_delete", FILE_NULL, |cx| {
+        let name = cx.cstr(filename, MAX_PATH)?;
+        let info_ = cx.info(info)?;
+        let path = cx.host_path(&name, false, true)?;
+        cx.host(unsafe { ffi::MPI_File_delete(path.as_ptr(), info_.0) })
+    })
+}
+
+pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32, filetype: i32, datarep: u32, info: i32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_set_view", fh, |cx| {
+        let host = cx.file(fh)?;
+        let (etype_, filetype_) = (cx.datatype(etype)?, cx.datatype(filetype)?);
+        etype_.check_committed()?;
+        filetype_.check_committed()?;
+        let rep = cx.cstr(datarep, abi::c::MPI_MAX_DATAREP_STRING as usize - 1)?;
+        let info_ = cx.info(info)?;
+        let disp = cx.displacement(disp);
+        let rc = unsafe { ffi::MPI_File_set_view(host.0, disp, etype_.host.0, filetype_.host.0, rep.as_ptr(), info_.0) };
+        cx.host(rc)?;
+        let view = [cx.type_ref(etype, &etype_)?, cx.type_ref(filetype, &filetype_)?];
+        if let Some(f) = cx.bridge.files.get_mut(fh) {
+            f.view = view;
+        }
+        Ok(())
+    })
+}
+
+/// The view: derived types come back as new guest types (duplicates of
+/// what MPI_File_set_view was given, as the host makes them), predefined
+/// ones as the guest's own handles.
+pub fn get_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: u32, etype: u32, filetype: u32, datarep: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_get_view", fh, |cx| {
+        let host = cx.file(fh)?;
+        cx.mem.range(disp, 8)?;
+        cx.mem.range(etype, 4)?;
+        cx.mem.range(filetype, 4)?;
+        cx.mem.range(datarep, abi::c::MPI_MAX_DATAREP_STRING as u64)?;
+        let (mut disp_, mut types) = (0i64, [host_mpi::null_datatype(); 2]);
+        let mut rep = vec![0u8; abi::c::MPI_MAX_DATAREP_STRING as usize + 1];
+        let rc = unsafe { ffi::MPI_File_get_view(host.0, &mut disp_, &mut types[0].0, &mut types[1].0, rep.as_mut_ptr() as _) };
+        cx.host(rc)?;
+        let view = cx.bridge.files.get(fh).map(|f| f.view.clone()).expect("checked above");
+        for ((out, host_type), given) in [etype, filetype].into_iter().zip(types).zip(view) {
+            let guest = match given {
+                TypeRef::Named(guest) => {
+                    guest_named(cx, guest, host_type);
+                    guest
+                }
+                derived @ TypeRef::Derived(_) => {
+                    let contents = Contents { combiner: abi::c::MPI_COMBINER_DUP, ints: vec![], aints: vec![], types: vec![derived] };
+                    let handle = cx.new_datatype(host_type, Rc::new(contents))?;
+                    cx.commit_datatype(handle)?;
+                    handle
+                }
+            };
+            cx.mem.write_i32(out, guest)?;
+        }
+        let len = rep.iter().position(|&b| b == 0).unwrap_or(rep.len() - 1).min(abi::c::MPI_MAX_DATAREP_STRING as usize - 1);
+        cx.mem.write_bytes(datarep, &[&rep[..len], &[0]].concat())?;
+        cx.write_int(disp, disp_)
+    })
+}
+
+/// A predefined view type the host handed back: the host's own handle,
+/// unless the host made a new one, which the guest does not see.
+fn guest_named(cx: &Ctx, guest: i32, host_type: host_mpi::Datatype) {
+    if cx.datatype(guest).is_ok_and(|d| d.host != host_type) {
+        let mut h = host_type;
+        unsafe { ffi::MPI_Type_free(&mut h.0) };
+    }
+}
+
+fn type_extent(cx: &Ctx, fh: i32, datatype: i32) -> MpiResult<i64> {
+    let host = cx.file(fh)?;
+    let dt = cx.datatype(datatype)?;
+    let mut extent: ffi::MPI_Aint = 0;
+    cx.host(unsafe { ffi::MPI_File_get_type_extent(host.0, dt.host.0, &mut extent) })?;
+    Ok(extent as i64)
+}
+
+pub fn get_type_extent(mut env: FunctionEnvMut<MpiEnv>, fh: i32, datatype: i32, extent: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_get_type_extent", fh, |cx| {
+        cx.mem.range(extent, 4)?;
+        let e = type_extent(cx, fh, datatype)?;
+        cx.write_aint(extent, e)
+    })
+}
+
+pub fn get_type_extent_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, datatype: i32, extent: u32) -> Result<i32, Fatal> {
+    call_file(&mut env, "MPI_File_get_type_extent_c", fh, |cx| {
+        cx.mem.range(extent, 8)?;
+        let e = type_extent(cx, fh, datatype)?;
+        cx.write_int(extent, e)
+    })
+}
+
+/// User data representations would run guest conversion functions inside
+/// the host library's I/O path; they are refused.
+fn datarep_unsupported(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str) -> Result<i32, Fatal> {
+    call_file(env, function, FILE_NULL, |_| {
+        Err(MpiError::new(
+            abi::c::MPI_ERR_UNSUPPORTED_OPERATION,
+            format!("{function}: user data representations are not supported (use \"native\", \"internal\" or \"external32\")"),
+        ))
+    })
+}
+
+pub fn register_datarep(mut env: FunctionEnvMut<MpiEnv>, _datarep: u32, _read: u32, _write: u32, _extent: u32, _state: u32) -> Result<i32, Fatal> {
+    datarep_unsupported(&mut env, "MPI_Register_datarep")
+}
+
+pub fn register_datarep_c(mut env: FunctionEnvMut<MpiEnv>, _datarep: u32, _read: u32, _write: u32, _extent: u32, _state: u32) -> Result<i32, Fatal> {
+    datarep_unsupported(&mut env, "MPI_Register_datarep_c")
+}
