@@ -1,0 +1,120 @@
+/* MPI-IO errors: where they go (the file's handler, MPI_FILE_NULL's for
+ * open/delete) and what a refused argument does in a collective.
+ *
+ *   mpiio_errors.wasm MODE DIR      (DIR: the guest path of a writable preopen)
+ *
+ * Modes print "ok <what>" lines the test checks, or end the job. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rank, size;
+static int calls;
+static MPI_File seen_file;
+static int seen_code;
+
+static void handler(MPI_File *f, int *code, ...) {
+    calls++;
+    seen_file = *f;
+    seen_code = *code;
+}
+
+static int class_of(int rc) {
+    int c;
+    MPI_Error_class(rc, &c);
+    return c;
+}
+
+static const char *name_of(int c) {
+    switch (c) {
+    case MPI_SUCCESS: return "MPI_SUCCESS";
+    case MPI_ERR_NO_SUCH_FILE: return "MPI_ERR_NO_SUCH_FILE";
+    case MPI_ERR_ACCESS: return "MPI_ERR_ACCESS";
+    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
+    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
+    case MPI_ERR_FILE: return "MPI_ERR_FILE";
+    case MPI_ERR_ARG: return "MPI_ERR_ARG";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+    default: return "other";
+    }
+}
+
+/* A buffer that starts inside the memory and runs 64 KiB past its end. */
+static char *past_the_end(void) {
+    return (char *)(__builtin_wasm_memory_size(0) * 65536 - 16);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *mode = argv[1];
+    char path[256];
+    snprintf(path, sizeof path, "%s/errors.dat", argv[2]);
+    MPI_File fh;
+    MPI_Status st;
+    int rc;
+
+    if (!strcmp(mode, "defaults")) {
+        /* files return errors by default; the handler of a new file is MPI_FILE_NULL's */
+        MPI_Errhandler eh;
+        MPI_File_get_errhandler(MPI_FILE_NULL, &eh);
+        printf("ok file-null handler returns %d\n", eh == MPI_ERRORS_RETURN);
+        MPI_Errhandler_free(&eh);
+        rc = MPI_File_open(MPI_COMM_WORLD, "/nowhere/x", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        printf("ok open outside returns %s\n", name_of(class_of(rc)));
+        rc = MPI_File_read(MPI_FILE_NULL, path, 1, MPI_BYTE, &st);
+        printf("ok read on MPI_FILE_NULL returns %s\n", name_of(class_of(rc)));
+        rc = MPI_Register_datarep("mine", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, NULL, NULL);
+        printf("ok register_datarep returns %s\n", name_of(class_of(rc)));
+    } else if (!strcmp(mode, "handler")) {
+        /* a guest handler gets the file and the code; MPI_FILE_NULL's is inherited */
+        MPI_Errhandler eh;
+        MPI_File_create_errhandler(handler, &eh);
+        MPI_File_set_errhandler(MPI_FILE_NULL, eh);
+        rc = MPI_File_open(MPI_COMM_WORLD, "../../etc/passwd", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        printf("ok open handler calls %d file-null %d class %s\n", calls, seen_file == MPI_FILE_NULL, name_of(class_of(seen_code)));
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        MPI_Errhandler got;
+        MPI_File_get_errhandler(fh, &got);
+        printf("ok inherited %d\n", got == eh);
+        MPI_Errhandler_free(&got);
+        rc = MPI_File_write_at(fh, 0, "x", 1, MPI_DATATYPE_NULL, &st);
+        printf("ok write handler calls %d same-file %d class %s rc %s\n", calls, seen_file == fh, name_of(class_of(seen_code)),
+               name_of(class_of(rc)));
+        MPI_File_call_errhandler(fh, MPI_ERR_ARG);
+        printf("ok call_errhandler calls %d class %s\n", calls, name_of(class_of(seen_code)));
+        MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+        rc = MPI_File_write_at(fh, 0, past_the_end(), 1 << 16, MPI_BYTE, &st);
+        printf("ok independent write past the memory returns %s, handler calls %d\n", name_of(class_of(rc)), calls);
+        MPI_File_close(&fh);
+        MPI_Errhandler_free(&eh);
+    } else if (!strcmp(mode, "disagree")) {
+        /* ranks name different files, one outside: all fail, none waits */
+        rc = MPI_File_open(MPI_COMM_WORLD, rank == 0 ? path : "/etc/passwd", MPI_MODE_CREATE | MPI_MODE_RDWR,
+                           MPI_INFO_NULL, &fh);
+        printf("ok rank %d open %s\n", rank, name_of(class_of(rc)));
+    } else if (!strcmp(mode, "self-collective")) {
+        /* a file of one process: a refused buffer in a collective returns */
+        char name[300];
+        snprintf(name, sizeof name, "%s.%d", path, rank);
+        MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        rc = MPI_File_write_all(fh, past_the_end(), 1 << 16, MPI_BYTE, &st);
+        printf("ok rank %d write_all past the memory returns %s\n", rank, name_of(class_of(rc)));
+        MPI_File_close(&fh);
+    } else if (!strcmp(mode, "shared-collective")) {
+        /* a file of several processes: one rank's refused buffer ends the job */
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        char ok[16] = {0};
+        rc = MPI_File_write_at_all(fh, 16 * rank, rank == size - 1 ? past_the_end() : ok, rank == size - 1 ? 1 << 16 : 16,
+                                   MPI_BYTE, &st);
+        printf("unexpected: rank %d went on (%s)\n", rank, name_of(class_of(rc)));
+        MPI_File_close(&fh);
+    } else if (!strcmp(mode, "fatal")) {
+        MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
+        MPI_File_open(MPI_COMM_WORLD, "/etc/passwd", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        printf("unexpected: rank %d went on\n", rank);
+    }
+    MPI_Finalize();
+    return 0;
+}

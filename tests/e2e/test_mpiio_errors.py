@@ -1,0 +1,85 @@
+"""MPI-IO errors go where the standard sends them (the file's handler,
+MPI_FILE_NULL's for MPI_File_open; MPI_ERRORS_RETURN unless changed), and
+arguments refused at one rank never leave the others waiting."""
+import time
+
+import pytest
+
+from conftest import PROGRAMS
+
+HOST_CRASH = ("panicked", "Segmentation fault", "core dumped")
+
+
+@pytest.fixture
+def errors(build, run_wasm, tmp_path):
+    wasm = build.wasm(PROGRAMS / "mpiio_errors.c")
+
+    def go(mode, np=2, timeout=60):
+        start = time.monotonic()
+        r = run_wasm(wasm, mode, "/d", np=np, opts=["--mapdir", f"/d:{tmp_path}"], timeout=timeout)
+        r.elapsed = time.monotonic() - start
+        assert not any(c in r.stderr for c in HOST_CRASH), r.stderr
+        return r
+
+    return go
+
+
+def lines(r):
+    return [line for line in r.stdout.splitlines() if line.startswith("ok ")]
+
+
+def test_files_return_errors_by_default(errors):
+    r = errors("defaults")
+    assert r.returncode == 0, r.stderr
+    for rank_lines in (lines(r)[i::1] for i in (0,)):
+        assert rank_lines.count("ok file-null handler returns 1") == 2
+        assert rank_lines.count("ok open outside returns MPI_ERR_NO_SUCH_FILE") == 2
+        assert rank_lines.count("ok read on MPI_FILE_NULL returns MPI_ERR_FILE") == 2
+        assert rank_lines.count("ok register_datarep returns MPI_ERR_UNSUPPORTED_OPERATION") == 2
+
+
+def test_a_guest_file_handler_gets_the_file_and_the_code(errors):
+    r = errors("handler")
+    assert r.returncode == 0, r.stderr
+    got = lines(r)
+    for expected in (
+        "ok open handler calls 1 file-null 1 class MPI_ERR_NO_SUCH_FILE",
+        "ok inherited 1",
+        "ok write handler calls 2 same-file 1 class MPI_ERR_TYPE rc MPI_ERR_TYPE",
+        "ok call_errhandler calls 3 class MPI_ERR_ARG",
+        # an independent call's refused buffer returns (no handler once reset)
+        "ok independent write past the memory returns MPI_ERR_BUFFER, handler calls 3",
+    ):
+        assert got.count(expected) == 2, (expected, r.stdout)
+
+
+def test_ranks_that_disagree_about_a_name_all_fail_the_open(errors):
+    r = errors("disagree")
+    assert r.returncode == 0, r.stderr
+    assert sorted(lines(r)) == ["ok rank 0 open MPI_ERR_NO_SUCH_FILE", "ok rank 1 open MPI_ERR_NO_SUCH_FILE"]
+    assert r.elapsed < 30
+
+
+def test_a_refused_buffer_in_a_collective_on_a_file_of_one_returns(errors):
+    r = errors("self-collective")
+    assert r.returncode == 0, r.stderr
+    assert sorted(lines(r)) == [f"ok rank {i} write_all past the memory returns MPI_ERR_BUFFER" for i in (0, 1)]
+
+
+@pytest.mark.parametrize("np", [2, 3])
+def test_a_refused_buffer_in_a_shared_collective_ends_the_job(errors, np):
+    r = errors("shared-collective", np=np)
+    assert r.returncode != 0
+    assert "MPI_File_write_at_all: MPI_ERR_BUFFER" in r.stderr and "would wait" in r.stderr, r.stderr
+    # the others may finish their part first (the host need not wait); the
+    # refusing rank never goes on
+    assert f"rank {np - 1} went on" not in r.stdout
+    assert r.elapsed < 30, f"the job took {r.elapsed:.1f} s to end"
+
+
+def test_errors_are_fatal_when_asked(errors):
+    r = errors("fatal")
+    assert r.returncode != 0
+    assert "MPI_File_open: MPI_ERR_NO_SUCH_FILE" in r.stderr, r.stderr
+    assert "unexpected" not in r.stdout
+    assert r.elapsed < 30
