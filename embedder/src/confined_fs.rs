@@ -75,6 +75,10 @@ impl ConfinedFs {
         Ok(PathBuf::from(format!("/preopen-{}", mounts.len() - 1)))
     }
 
+    pub fn has_read_only(&self) -> bool {
+        self.mounts.iter().any(|m| m.read_only)
+    }
+
     /// The canonical host path of the guest's `path` (relative paths start
     /// at the guest's root), for a host library that opens files by name
     /// (MPI-IO). Resolved beneath its preopen like every WASI access: `..`

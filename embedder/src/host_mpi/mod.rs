@@ -231,6 +231,18 @@ fn contain_truncation() {
     }
 }
 
+/// Open MPI's shared-file-pointer component `lockedfile` probes every file
+/// opened, read-only too, by creating and unlinking `<file>.locktest.<rank>`
+/// beside it: in a read-only preopen, a write (and a removal) whose name the
+/// guest chooses. With a read-only preopen it is left out, before Open MPI
+/// reads its parameters; shared file pointers then use the `sm` component
+/// (one node) or `individual`.
+pub fn spare_read_only_dirs() {
+    if library::loaded().family == Family::OpenMpi {
+        std::env::set_var("OMPI_MCA_sharedfp", "^lockedfile");
+    }
+}
+
 pub fn finalize() -> i32 {
     unsafe { ffi::MPI_Finalize() }
 }

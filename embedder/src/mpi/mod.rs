@@ -62,6 +62,9 @@ impl MpiEnv {
 
     /// The guest's preopened directories, for MPI-IO's file names.
     pub fn set_preopens(&mut self, preopens: crate::confined_fs::ConfinedFs) {
+        if preopens.has_read_only() {
+            crate::host_mpi::spare_read_only_dirs();
+        }
         self.bridge.preopens = preopens;
     }
 
