@@ -2,16 +2,17 @@
 """Download the upstream sources of the external benchmarks from Debian's
 source packages and check them against pinned SHA-256 hashes.
 
-    python3 benchmarks/external/fetch.py [--dir DIR] [--mirror URL]
+    python3 benchmarks/external/fetch.py [--dir DIR] [--mirror URL] [NAME ...]
 
 The Debian archive is the one this machine's apt uses (the first source in
 /etc/apt that serves the release's own suite with `main`), unless --mirror
 or DEBIAN_MIRROR names another; no archive is built in.
 
-The tarballs are the `.orig.tar.gz` files of Debian 12 (bookworm)'s source
-packages hpcc 1.5.0-3 and netpipe 3.7.2-8, i.e. the unmodified upstream
-releases. Their sizes and hashes are those listed in the packages' `.dsc`
-files (Checksums-Sha256), pinned below. A file already in DIR with the right
+The tarballs are the `.orig.tar.*` files of Debian 12 (bookworm)'s source
+packages hpcc 1.5.0-3, netpipe 3.7.2-8 and mpich 4.0.2-3 (for ROMIO's
+tests, see romio.py), i.e. the unmodified upstream releases. Their sizes
+and hashes are those listed in the packages' `.dsc` files
+(Checksums-Sha256), pinned below. NAME fetches only those (default: all). A file already in DIR with the right
 hash is not downloaded again; a download with a wrong hash is deleted and is
 an error. Default DIR: $XDG_CACHE_HOME/mpi-wasm-embedder-sources (or
 ~/.cache/...): outside the clone, so a fresh clone reuses what an earlier
@@ -49,6 +50,15 @@ SOURCES = {
         "sha256": "13dac884ff52951636f651c421f5ff4a853218a95aa28a4a852402ee385a2ab8",
         "size": 400248,
         "topdir": "NetPIPE-3.7.2",
+    },
+    # MPICH's source, for ROMIO's MPI-IO tests (src/mpi/romio/test/, run by
+    # romio.py); Debian ships MPICH's upstream tarball as .orig.tar.xz.
+    "mpich": {
+        "debian_source": "mpich 4.0.2-3 (bookworm)",
+        "pool": "pool/main/m/mpich/mpich_4.0.2.orig.tar.xz",
+        "sha256": "b27039f964afeb6b8a3e009c56b441cbe368c26d6d6476ad3bb7190996875860",
+        "size": 21800484,
+        "topdir": "mpich-4.0.2",
     },
 }
 
@@ -172,9 +182,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dir", type=Path, default=DOWNLOADS, help=f"download directory (default {DOWNLOADS})")
     ap.add_argument("--mirror", help="Debian archive URL (default: env DEBIAN_MIRROR, else the one apt uses)")
+    ap.add_argument("names", nargs="*", metavar="NAME",
+                    help=f"what to fetch: {', '.join(SOURCES)} (default: all)")
     args = ap.parse_args(argv)
+    unknown = [n for n in args.names if n not in SOURCES]
+    if unknown:
+        ap.error(f"unknown source {', '.join(unknown)} (known: {', '.join(SOURCES)})")
     try:
-        for name in SOURCES:
+        for name in args.names or SOURCES:
             print(f"{name}: {fetch(name, args.dir, args.mirror)} (sha256 ok)")
     except FetchError as e:
         print(f"fetch: error: {e}", file=sys.stderr)
