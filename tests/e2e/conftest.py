@@ -138,3 +138,23 @@ def run_native(mpi):
         return run(mpi.cmd(np, exe, *args), timeout=timeout, **kw)
 
     return go
+
+
+def snapshot(root, skip=(), dir_times=True):
+    """Every entry under root, to compare the host side before and after a
+    guest ran: kind, content or link target, mode, mtime (directories'
+    mtimes only with dir_times)."""
+    state = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in skip]
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            st = os.lstat(p)
+            if os.path.islink(p):
+                what = ("link", os.readlink(p))
+            elif os.path.isdir(p):
+                what = ("dir", None)
+            else:
+                what = ("file", open(p, "rb").read())
+            state[p] = (what, st.st_mode, st.st_mtime_ns if dir_times or what[0] != "dir" else None)
+    return state

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from conftest import PROGRAMS
+from conftest import PROGRAMS, snapshot
 
 SECRET = "TOP SECRET"
 TIMEOUT = 30  # a deadlocked WASI call fails the test instead of hanging it
@@ -47,24 +47,6 @@ def world(tmp_path):
     for link, target in links.items():
         os.symlink(target, box / link)
     return tmp_path
-
-
-def snapshot(root, skip=()):
-    """Every entry under root: kind, content or link target, mode, mtime."""
-    state = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in skip]
-        for name in dirnames + filenames:
-            p = os.path.join(dirpath, name)
-            st = os.lstat(p)
-            if os.path.islink(p):
-                what = ("link", os.readlink(p))
-            elif os.path.isdir(p):
-                what = ("dir", None)
-            else:
-                what = ("file", open(p, "rb").read())
-            state[p] = (what, st.st_mode, st.st_mtime_ns)
-    return state
 
 
 def guest(run_wasm, build, world, *args, opts=None, **kw):

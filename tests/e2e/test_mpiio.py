@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from conftest import PROGRAMS, run
+from conftest import PROGRAMS, run, snapshot
 
 SRC = PROGRAMS / "mpiio.c"
 TIMEOUT = 60  # a hung collective fails the test instead of hanging the suite
@@ -111,25 +111,6 @@ def test_sparse_offsets_past_4gib(build, run_wasm, run_native, tmp_path):
 
 
 # ------------------------------------------------------------------- escapes
-
-
-def snapshot(root, skip=(), dir_times=True):
-    """Every entry under root: kind, content or link target, mode, mtime
-    (directories' mtimes only with dir_times)."""
-    state = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in skip]
-        for name in dirnames + filenames:
-            p = os.path.join(dirpath, name)
-            st = os.lstat(p)
-            if os.path.islink(p):
-                what = ("link", os.readlink(p))
-            elif os.path.isdir(p):
-                what = ("dir", None)
-            else:
-                what = ("file", open(p, "rb").read())
-            state[p] = (what, st.st_mode, st.st_mtime_ns if dir_times or what[0] != "dir" else None)
-    return state
 
 
 @pytest.fixture
