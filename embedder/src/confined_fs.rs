@@ -24,13 +24,13 @@ use std::{
     path::{Component, Path, PathBuf},
     pin::Pin,
     sync::Arc,
-    task::{Context, Poll},
 };
 
 use cap_std::fs::{Dir, FileTypeExt, OpenOptions as HostOpenOptions};
-use tokio::io::{AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
+
+use crate::confined_file::ConfinedFile;
 use wasmer_wasix::virtual_fs::{
-    self, host_fs, DirEntry, FileOpener, FileType, FsError, Metadata, OpenOptions, OpenOptionsConfig, ReadDir,
+    self, DirEntry, FileOpener, FileType, FsError, Metadata, OpenOptions, OpenOptionsConfig, ReadDir,
     VirtualFile,
 };
 
@@ -158,6 +158,13 @@ impl ConfinedFs {
 
     fn dir(&self, index: usize) -> &Dir {
         &self.mounts[index].dir
+    }
+
+    /// Changes to `path` (an open file's guest path) are refused in a
+    /// read-only preopen.
+    pub fn check_writable(&self, path: &Path) -> FsResult<()> {
+        let (index, _) = self.locate(path)?;
+        self.writable(index)
     }
 
     /// Changes are refused in a read-only preopen.
@@ -312,104 +319,31 @@ impl FileOpener for ConfinedFs {
         if conf.write() || conf.append() || conf.truncate() || conf.create() || conf.create_new() {
             self.writable(index)?;
         }
-        // As the host file system of WASIX: truncate wins over append.
-        let append = conf.append() && !conf.truncate();
+        // O_APPEND on the host (each write lands at the end as the host sees
+        // it, atomically, as for ranks appending to one log). The host's
+        // open refuses O_TRUNC with it, so such a file is emptied after.
+        let append_truncate = conf.append() && conf.truncate();
         let mut options = HostOpenOptions::new();
         options
             .read(conf.read())
             .write(conf.write())
-            .append(append)
-            .truncate(conf.truncate())
+            .append(conf.append())
+            .truncate(conf.truncate() && !append_truncate)
             .create(conf.create())
             .create_new(conf.create_new());
+        if (conf.create() || conf.create_new()) && !conf.write() && !conf.append() {
+            // O_CREAT with O_RDONLY: the host creates only for writers, so the
+            // file is created first, then opened as asked
+            let mut create = HostOpenOptions::new();
+            create.write(true).create(conf.create()).create_new(conf.create_new());
+            self.dir(index).open_with(&rel, &create).map_err(fs_error)?;
+            options.create(false).create_new(false);
+        }
         let file = self.dir(index).open_with(&rel, &options).map_err(fs_error)?.into_std();
-        let inner =
-            host_fs::File::new(tokio::runtime::Handle::current(), file, path.to_path_buf(), conf.read(), conf.write(), append);
-        Ok(Box::new(ConfinedFile { inner, fs: self.clone(), path: path.to_path_buf() }))
-    }
-}
-
-/// An open host file. Only `unlink` differs from WASIX's host file, which
-/// would remove the file by its (unconfined) host path.
-#[derive(Debug)]
-struct ConfinedFile {
-    inner: host_fs::File,
-    fs: ConfinedFs,
-    path: PathBuf,
-}
-
-impl VirtualFile for ConfinedFile {
-    fn last_accessed(&self) -> u64 {
-        self.inner.last_accessed()
-    }
-    fn last_modified(&self) -> u64 {
-        self.inner.last_modified()
-    }
-    fn created_time(&self) -> u64 {
-        self.inner.created_time()
-    }
-    fn set_times(&mut self, atime: Option<u64>, mtime: Option<u64>) -> FsResult<()> {
-        let (index, _) = self.fs.locate(&self.path)?;
-        self.fs.writable(index)?;
-        self.inner.set_times(atime, mtime)
-    }
-    fn size(&self) -> u64 {
-        self.inner.size()
-    }
-    fn set_len(&mut self, new_size: u64) -> FsResult<()> {
-        self.inner.set_len(new_size)
-    }
-    fn unlink(&mut self) -> FsResult<()> {
-        virtual_fs::FileSystem::remove_file(&self.fs, &self.path)
-    }
-    fn is_open(&self) -> bool {
-        self.inner.is_open()
-    }
-    fn get_special_fd(&self) -> Option<u32> {
-        self.inner.get_special_fd()
-    }
-    fn poll_read_ready(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_read_ready(cx)
-    }
-    fn poll_write_ready(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_ready(cx)
-    }
-}
-
-impl AsyncRead for ConfinedFile {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for ConfinedFile {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
-    }
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
-    }
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
-}
-
-impl AsyncSeek for ConfinedFile {
-    fn start_seek(mut self: Pin<&mut Self>, position: io::SeekFrom) -> io::Result<()> {
-        Pin::new(&mut self.inner).start_seek(position)
-    }
-    fn poll_complete(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<u64>> {
-        Pin::new(&mut self.inner).poll_complete(cx)
+        if append_truncate {
+            file.set_len(0).map_err(fs_error)?;
+        }
+        Ok(Box::new(ConfinedFile::new(file, self.clone(), path.to_path_buf())))
     }
 }
 

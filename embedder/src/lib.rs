@@ -11,6 +11,7 @@ mod handles;
 mod host_mpi;
 pub mod inspect;
 pub mod logging;
+mod confined_file;
 mod confined_fs;
 mod mpi;
 mod probestack;

@@ -1,0 +1,4 @@
+#[derive(Debug, Clone)]
+pub struct JournalEffector {}
+
+impl JournalEffector {}

@@ -1,0 +1,6 @@
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Shard {
+    #[default]
+    Singleton,
+    ById(u64),
+}
