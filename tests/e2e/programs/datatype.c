@@ -532,6 +532,24 @@ static void extents(void) {
     }
     MPI_Type_free(&neg);
     MPI_Type_free(&wide);
+    /* past 2 GiB (ROMIO's big_extents): an extent the MPI_Aint cannot hold
+     * and a size no int holds are MPI_UNDEFINED (MPI-3.0 on), the _x
+     * queries have both */
+    MPI_Datatype gig, big;
+    MPI_Type_contiguous(1 << 30, MPI_BYTE, &gig);
+    MPI_Type_create_resized(gig, 0, (MPI_Aint)1 << 29, &gig);
+    MPI_Type_contiguous(6, gig, &big); /* size 6 GiB, extent 3 GiB */
+    MPI_Type_commit(&big);
+    MPI_Aint blb = -1, bext = -1;
+    int bsize = -1;
+    EXPECT(MPI_Type_get_extent(big, &blb, &bext) == MPI_SUCCESS && blb == 0);
+    EXPECT(sizeof(MPI_Aint) == 4 ? bext == MPI_UNDEFINED : (MPI_Count)bext == (MPI_Count)3 << 30);
+    EXPECT(MPI_Type_size(big, &bsize) == MPI_SUCCESS && bsize == MPI_UNDEFINED);
+    MPI_Type_get_extent_x(big, &xlb, &xext);
+    MPI_Type_size_x(big, &xsize);
+    EXPECT(xlb == 0 && xext == (MPI_Count)3 << 30 && xsize == (MPI_Count)6 << 30);
+    MPI_Type_free(&gig);
+    MPI_Type_free(&big);
     /* predefined */
     EXPECT(extent_is(MPI_DOUBLE, 0, sizeof(double)) && size_is(MPI_LONG, sizeof(long)));
     EXPECT(extent_is(MPI_LONG, 0, sizeof(long)) && size_is(MPI_SHORT, sizeof(short)));

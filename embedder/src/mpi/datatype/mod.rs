@@ -145,7 +145,13 @@ pub fn predefined_table() -> Table<DatatypeEntry> {
 
 /// Why a guest datatype handle has no entry.
 pub fn invalid(handle: i32) -> MpiError {
-    let name = abi::c::ALL.iter().find(|(n, k, v)| *k == "handle" && *v == handle && n.starts_with("MPI_")).map(|e| e.0);
+    // the ABI's datatype handles are 0b10_xxxxxxxx; other kinds share values
+    // with them (0 is MPI_T_ENUM_NULL)
+    let datatypes = abi::c::MPI_DATATYPE_NULL..abi::c::MPI_DATATYPE_NULL + 0x200;
+    let name = abi::c::ALL
+        .iter()
+        .find(|(n, k, v)| *k == "handle" && *v == handle && datatypes.contains(v) && n.starts_with("MPI_"))
+        .map(|e| e.0);
     match name {
         Some("MPI_DATATYPE_NULL") => MpiError::new(abi::c::MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a valid datatype"),
         Some(n) if n.contains("LONG_DOUBLE") => MpiError::new(

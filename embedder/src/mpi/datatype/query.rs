@@ -108,7 +108,8 @@ pub fn type_size(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> R
         let dt = cx.datatype(datatype)?;
         let mut s = 0;
         cx.host(unsafe { ffi::MPI_Type_size(dt.host.0, &mut s) })?;
-        Ok(cx.mem.write_i32(size, s)?)
+        // a size past INT_MAX is the host's MPI_UNDEFINED: give the guest's
+        Ok(cx.mem.write_i32(size, if s == cx.undefined() { abi::c::MPI_UNDEFINED } else { s })?)
     })
 }
 
@@ -145,9 +146,13 @@ fn write_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, dataty
             cx.write_int(lb, l)?;
             return cx.write_int(extent, e);
         }
+        // MPI-3.0 on: a value the argument cannot express is MPI_UNDEFINED
+        // (extents past 2 GiB in a wasm32 MPI_Aint; the _x query has them)
         cx.mem.range(extent, 4)?;
-        cx.write_aint(lb, l)?;
-        cx.write_aint(extent, e)
+        cx.mem.range(lb, 4)?;
+        let fit = |v: i64| i32::try_from(v).unwrap_or(abi::c::MPI_UNDEFINED);
+        cx.mem.write_i32(lb, fit(l))?;
+        Ok(cx.mem.write_i32(extent, fit(e))?)
     })
 }
 
