@@ -60,6 +60,15 @@ SOURCES = {
         "size": 21800484,
         "topdir": "mpich-4.0.2",
     },
+    # parallel HDF5's testpar programs (hdf5.py); Debian repacks the upstream
+    # release (docs with non-free files dropped) as +repack1.orig.tar.gz.
+    "hdf5": {
+        "debian_source": "hdf5 1.10.8+repack1-1 (bookworm)",
+        "pool": "pool/main/h/hdf5/hdf5_1.10.8+repack1.orig.tar.gz",
+        "sha256": "7b38e58ff83b13fd8959a90b13bf896bc318ba096c940ab0847abf3ad41a0b31",
+        "size": 13422843,
+        "topdir": "hdf5-1.10.8+repack1",
+    },
 }
 
 

@@ -317,6 +317,47 @@ def mark(r):
     return "pass" if r["pass"] else "FAIL"
 
 
+def log_row(log, name, ranks, n, wa):
+    """One progress line: both verdicts and times, the wasm failure's reason."""
+    log(f"{name:18s} np={ranks}  native {mark(n):4s} {'' if n is None else n['seconds']:>7}  "
+        f"wasm {mark(wa):4s} {'' if wa is None else wa['seconds']:>7}"
+        + ("" if wa is None or wa["pass"] else f"  {wa['why']}: {wa['first_stderr'][:150]}"))
+
+
+def verdict(rows, noun, where, no_native=False, no_wasm=False):
+    """(the summary line, the tests that pass natively and fail under the
+    embedder) of result rows {"test", "native", "wasm"}."""
+    both = [r for r in rows if r["native"] is not None and r["wasm"] is not None]
+    n_native = sum(1 for r in rows if r["native"] and r["native"]["pass"])
+    n_wasm = sum(1 for r in both if r["native"]["pass"] and r["wasm"]["pass"])
+    wasm_only_fail = [r["test"] for r in both if r["native"]["pass"] and not r["wasm"]["pass"]]
+    summary = f"{len(rows)} {noun}, {n_native} pass natively, {n_wasm} of those pass under the embedder ({where})"
+    if no_wasm:
+        summary = f"{len(rows)} {noun}, {n_native} pass natively ({where})"
+    if no_native:
+        n_w = sum(1 for r in rows if r["wasm"]["pass"])
+        summary = f"{len(rows)} {noun}, {n_w} pass under the embedder ({where})"
+    return summary, wasm_only_fail
+
+
+def failure_lines(rows):
+    """results.md's lists of the wasm and the native failures."""
+    md = []
+    fails = [r for r in rows if r["wasm"] is not None and not r["wasm"]["pass"]]
+    if fails:
+        md += ["Wasm failures (reason; first line of stderr):", ""]
+        for r in fails:
+            wa = r["wasm"]
+            native = "" if r["native"] is None or r["native"]["pass"] else " (fails natively too)"
+            md.append(f"- `{r['test']}`{native}: {wa['why']}; `{wa['first_stderr']}`")
+    nfails = [r for r in rows if r["native"] is not None and not r["native"]["pass"]]
+    if nfails:
+        md += ["", "Native failures:", ""]
+        for r in nfails:
+            md.append(f"- `{r['test']}`: {r['native']['why']}; `{r['native']['first_stderr']}`")
+    return md
+
+
 def write_results(out_dir, rows, meta):
     with open(out_dir / "results.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -343,20 +384,7 @@ def write_results(out_dir, rows, meta):
         n, wa = r["native"], r["wasm"]
         md.append(f"| {r['test']} | {r['ranks']} | {mark(n)} | {mark(wa)} | "
                   f"{'' if n is None else n['seconds']} | {'' if wa is None else wa['seconds']} |")
-    md += ["", meta["summary"], ""]
-    fails = [r for r in rows if r["wasm"] is not None and not r["wasm"]["pass"]]
-    if fails:
-        md += ["Wasm failures (reason; first line of stderr):", ""]
-        for r in fails:
-            wa = r["wasm"]
-            native = "" if r["native"] is None or r["native"]["pass"] else " (fails natively too)"
-            md.append(f"- `{r['test']}`{native}: {wa['why']}; `{wa['first_stderr']}`")
-    nfails = [r for r in rows if r["native"] is not None and not r["native"]["pass"]]
-    if nfails:
-        md += ["", "Native failures:", ""]
-        for r in nfails:
-            n = r["native"]
-            md.append(f"- `{r['test']}`: {n['why']}; `{n['first_stderr']}`")
+    md += ["", meta["summary"], ""] + failure_lines(rows)
     (out_dir / "results.md").write_text("\n".join(md) + "\n")
     return "\n".join(md)
 
@@ -463,24 +491,12 @@ def main(argv=None):
             for r in (n, wa):
                 if r is not None:
                     r.pop("_out", None), r.pop("_err", None)
-            log(f"{name:18s} np={ranks}  native {mark(n):4s} {'' if n is None else n['seconds']:>7}  "
-                f"wasm {mark(wa):4s} {'' if wa is None else wa['seconds']:>7}"
-                + ("" if wa is None or wa["pass"] else f"  {wa['why']}: {wa['first_stderr'][:150]}"))
+            log_row(log, name, ranks, n, wa)
             rows.append(row)
     finally:
         shutil.rmtree(tmp_base, ignore_errors=True)
 
-    both = [r for r in rows if r["native"] is not None and r["wasm"] is not None]
-    n_native = sum(1 for r in rows if r["native"] and r["native"]["pass"])
-    n_wasm = sum(1 for r in both if r["native"]["pass"] and r["wasm"]["pass"])
-    wasm_only_fail = [r["test"] for r in both if r["native"]["pass"] and not r["wasm"]["pass"]]
-    summary = (f"{len(rows)} tests, {n_native} pass natively, {n_wasm} of those pass under the embedder "
-               f"({args.mpi})")
-    if not args.no_native and args.no_wasm:
-        summary = f"{len(rows)} tests, {n_native} pass natively ({args.mpi})"
-    if args.no_native:
-        n_w = sum(1 for r in rows if r["wasm"]["pass"])
-        summary = f"{len(rows)} tests, {n_w} pass under the embedder ({args.mpi})"
+    summary, wasm_only_fail = verdict(rows, "tests", args.mpi, args.no_native, args.no_wasm)
     meta["summary"] = summary
     meta["wasm_only_failures"] = wasm_only_fail
     text = write_results(out_dir, rows, meta)

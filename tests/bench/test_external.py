@@ -172,7 +172,7 @@ def test_fetch_unreachable_mirror_and_bad_cached_file(fake_source):
 
 
 def test_pinned_sources_are_bookworm_orig_tarballs():
-    assert set(fetch.SOURCES) == {"hpcc", "netpipe", "mpich"}  # mpich: ROMIO's tests (romio.py)
+    assert set(fetch.SOURCES) == {"hpcc", "netpipe", "mpich", "hdf5"}  # mpich: ROMIO's tests (romio.py); hdf5: hdf5.py
     for name, src in fetch.SOURCES.items():
         assert re.fullmatch(r"[0-9a-f]{64}", src["sha256"]) and src["size"] > 100000
         assert src["pool"].startswith(f"pool/main/{name[0]}/{name}/")
