@@ -438,11 +438,13 @@ mod tests {
         let mut fs = ConfinedFs::default();
         let key = fs.add("/ro", &tmp.path().join("ro").canonicalize().unwrap(), true).unwrap();
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let _in_runtime = rt.enter(); // a host file needs one
         assert!(fs.new_open_options().read(true).open(key.join("f.txt")).is_ok());
         assert!(fs.new_open_options().write(true).open(key.join("f.txt")).is_err());
         assert!(fs.new_open_options().append(true).open(key.join("f.txt")).is_err());
         assert!(fs.new_open_options().write(true).create(true).open(key.join("g.txt")).is_err());
+        // O_CREAT with O_RDONLY creates too (first for writing, then as asked)
+        assert!(fs.new_open_options().read(true).create(true).open(key.join("g.txt")).is_err());
+        assert!(fs.new_open_options().read(true).create_new(true).open(key.join("g.txt")).is_err());
         assert!(fs.create_dir(&key.join("d")).is_err());
         assert!(fs.remove_file(&key.join("f.txt")).is_err());
         assert!(rt.block_on(fs.rename(&key.join("f.txt"), &key.join("g.txt"))).is_err());
@@ -450,6 +452,45 @@ mod tests {
         assert!(!tmp.path().join("ro/g.txt").exists());
         assert_eq!(fs.host_path(Path::new("/ro/f.txt"), false, true), Err(Refused::ReadOnly));
         assert!(fs.host_path(Path::new("/ro/f.txt"), false, false).is_ok());
+    }
+
+    #[test]
+    fn read_only_creates_and_truncating_appends_stay_inside() {
+        let (tmp, fs, key) = setup();
+        std::os::unix::fs::symlink("../planted.txt", tmp.path().join("box/dangling")).unwrap();
+        // O_CREAT|O_RDONLY through a dangling link that leads out: refused,
+        // nothing created outside
+        assert!(fs.new_open_options().read(true).create(true).open(key.join("dangling")).is_err());
+        assert!(!tmp.path().join("planted.txt").exists());
+        // inside: created, empty, and readable only
+        let mut f = fs.new_open_options().read(true).create(true).open(key.join("fresh.txt")).unwrap();
+        assert_eq!(std::fs::read(tmp.path().join("box/fresh.txt")).unwrap(), b"");
+        assert!(std::io::Write::write(&mut AsWrite(&mut *f), b"x").is_err());
+        // O_CREAT|O_EXCL|O_RDONLY on an existing file: refused, file kept
+        assert!(fs.new_open_options().read(true).create_new(true).open(key.join("in.txt")).is_err());
+        assert_eq!(std::fs::read_to_string(tmp.path().join("box/in.txt")).unwrap(), "inside");
+        // O_APPEND|O_TRUNC: emptied, then appended
+        let mut a = fs.new_open_options().write(true).append(true).truncate(true).open(key.join("in.txt")).unwrap();
+        assert_eq!(std::fs::read(tmp.path().join("box/in.txt")).unwrap(), b"");
+        std::io::Write::write_all(&mut AsWrite(&mut *a), b"ab").unwrap();
+        assert_eq!(std::fs::read(tmp.path().join("box/in.txt")).unwrap(), b"ab");
+    }
+
+    /// A virtual file's writes, called the way WASIX calls them (each poll
+    /// finishes at once).
+    struct AsWrite<'a>(&'a mut (dyn VirtualFile + Send + Sync));
+
+    impl std::io::Write for AsWrite<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            match tokio::io::AsyncWrite::poll_write(Pin::new(&mut *self.0), &mut cx, buf) {
+                std::task::Poll::Ready(r) => r,
+                std::task::Poll::Pending => Err(std::io::ErrorKind::WouldBlock.into()),
+            }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]
