@@ -22,12 +22,14 @@ Comm_remote_group Intercomm_create Intercomm_merge Comm_set_info Comm_get_info""
 GROUP = """Group_size Group_rank Group_incl Group_excl Group_range_incl Group_range_excl Group_union
 Group_intersection Group_difference Group_compare""".split()
 # Neighbourhood collectives (Neighbor_alltoallw, with its MPI_Aint and
-# datatype arrays, is written by hand in topo.rs).
+# datatype arrays, is written by hand in coll.rs).
 NEIGHBOR = "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()
 NEIGHBOR += ["I" + c.lower() for c in NEIGHBOR]
 # MPI-4.0: large-count forms of those with scalar counts, persistent forms
 NEIGHBOR += [c + "_c" for c in NEIGHBOR if not c.endswith("v")]
 NEIGHBOR += [c + "_init" for c in "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()]
+NEIGHBOR += [c + "_c" for c in "Neighbor_allgatherv Neighbor_alltoallv Ineighbor_allgatherv Ineighbor_alltoallv".split()]
+NEIGHBOR += [c + "_init_c" for c in "Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv".split()]
 TOPO = """Dims_create Cart_create Cart_get Cart_rank Cart_coords Cart_shift Cart_sub Cart_map
 Cartdim_get Graph_create Graph_get Graph_neighbors Graph_neighbors_count Graph_map Graphdims_get
 Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors Dist_graph_neighbors_count
@@ -41,6 +43,8 @@ Topo_test""".split() + NEIGHBOR
 P2P += "Isendrecv Isendrecv_replace".split()
 # partitioned communication (MPI-4.0)
 P2P += "Psend_init Precv_init Pready Pready_range Pready_list Parrived".split()
+# MPI-4.1: flushing attached buffers (attaching is hand-written, attached.rs)
+P2P += "Buffer_flush Buffer_iflush Comm_flush_buffer Comm_iflush_buffer".split()
 P2P += [f + "_c" for f in """Send Bsend Ssend Rsend Isend Ibsend Issend Irsend Recv Irecv Sendrecv
 Sendrecv_replace Isendrecv Isendrecv_replace Mrecv Imrecv Send_init Bsend_init Ssend_init Rsend_init
 Recv_init Get_count Get_elements Status_set_elements""".split()]
@@ -49,6 +53,11 @@ Exscan""".split()
 COLL += [c + "_c" for c in SCALAR_COLL + ["Reduce_local"]] + ["I" + c.lower() + "_c" for c in SCALAR_COLL]
 COLL += [c + "_init" for c in """Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall
 Alltoallv Reduce Allreduce Reduce_scatter Reduce_scatter_block Scan Exscan""".split()]
+# large-count forms with count and displacement arrays (MPI_Count counts,
+# MPI_Aint displacements the bridge widens), and persistent large-count forms
+V_COLL = "Gatherv Scatterv Allgatherv Alltoallv Reduce_scatter".split()
+COLL += [c + "_c" for c in V_COLL] + ["I" + c.lower() + "_c" for c in V_COLL]
+COLL += [c + "_init_c" for c in SCALAR_COLL + V_COLL]
 
 # MPI-IO (hand-written in file.rs: open, close, delete, views, type extents,
 # datarep registration; the file error handlers are in errhandler.rs)
@@ -70,9 +79,22 @@ WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
 NO_HOST_FUNCTION = {
     "MPI_Aint_add", "MPI_Aint_diff", "MPI_Pcontrol", "MPI_Info_get_string", "MPI_Type_get_value_index",
     "MPI_Type_size_c", "MPI_Type_get_extent_c", "MPI_Type_get_true_extent_c",
+    # MPI-4.0 large-count datatype constructors, decoding and pack/unpack:
+    # made of the host's int forms; the host's `_c` function only for a
+    # value past INT_MAX (MPI_ERR_COUNT on a host without it)
+    "MPI_Type_contiguous_c", "MPI_Type_vector_c", "MPI_Type_create_hvector_c", "MPI_Type_indexed_c",
+    "MPI_Type_create_hindexed_c", "MPI_Type_create_indexed_block_c", "MPI_Type_create_hindexed_block_c", "MPI_Type_create_struct_c",
+    "MPI_Type_create_subarray_c", "MPI_Type_create_darray_c", "MPI_Type_create_resized_c", "MPI_Type_get_envelope_c",
+    "MPI_Type_get_contents_c", "MPI_Pack_c", "MPI_Unpack_c", "MPI_Pack_size_c",
+    "MPI_Pack_external_c", "MPI_Unpack_external_c", "MPI_Pack_external_size_c",
     "MPI_Request_get_status_all", "MPI_Request_get_status_any", "MPI_Request_get_status_some",
     "MPI_Remove_error_class", "MPI_Remove_error_code", "MPI_Remove_error_string",
     "MPI_Register_datarep", "MPI_Register_datarep_c",
+    "MPI_Info_create_env", "MPI_Session_create_errhandler",  # session.rs
+    "MPI_Op_create_c",
+    "MPI_Buffer_attach_c", "MPI_Buffer_detach_c",
+    "MPI_Abi_get_version", "MPI_Abi_get_info", "MPI_Abi_get_fortran_info", "MPI_Abi_set_fortran_info",
+    "MPI_Abi_get_fortran_booleans", "MPI_Abi_set_fortran_booleans",
 }
 
 # written by hand: module -> {function: Rust function in that module}
@@ -92,10 +114,16 @@ HAND_WRITTEN = {
         "MPI_Pcontrol": "pcontrol",
         "MPI_Query_thread": "query_thread",
         "MPI_Is_thread_main": "is_thread_main",
-        "MPI_Buffer_attach": "buffer_attach",
-        "MPI_Buffer_detach": "buffer_detach",
         "MPI_Alloc_mem": "alloc_mem",
         "MPI_Free_mem": "free_mem",
+    },
+    "abi_info": {
+        f"MPI_Abi_{f}": f"abi_{f}"
+        for f in ("get_version", "get_info", "get_fortran_info", "set_fortran_info", "get_fortran_booleans", "set_fortran_booleans")
+    },
+    "attached": {
+        f"MPI_{f}{c}": f"{f.lower()}{c}"
+        for f in ("Buffer_attach", "Buffer_detach", "Comm_attach_buffer", "Comm_detach_buffer") for c in ("", "_c")
     },
     "comm": {
         "MPI_Comm_rank": "rank",
@@ -124,9 +152,10 @@ HAND_WRITTEN = {
         "MPI_Info_get_nthkey": "get_nthkey",
     },
     "coll": {
-        "MPI_Alltoallw": "alltoallw",
-        "MPI_Ialltoallw": "ialltoallw",
-    },
+        f"MPI_{w}{form}": f"{w.lower()}{form}"
+        for w in ("Alltoallw", "Ialltoallw", "Neighbor_alltoallw", "Ineighbor_alltoallw")
+        for form in ("", "_c")
+    } | {f"MPI_{w}_init{c}": f"{w.lower()}_init{c}" for w in ("Alltoallw", "Neighbor_alltoallw") for c in ("", "_c")},
     "request": {
         "MPI_Wait": "wait",
         "MPI_Test": "test",
@@ -155,6 +184,29 @@ HAND_WRITTEN = {
         "MPI_File_get_type_extent_c": "get_type_extent_c",
         "MPI_Register_datarep": "register_datarep",
         "MPI_Register_datarep_c": "register_datarep_c",
+    },
+    "session": {
+        "MPI_Session_init": "session_init",
+        "MPI_Session_finalize": "session_finalize",
+        "MPI_Session_get_info": "session_get_info",
+        "MPI_Session_get_num_psets": "session_get_num_psets",
+        "MPI_Session_get_nth_pset": "session_get_nth_pset",
+        "MPI_Session_get_pset_info": "session_get_pset_info",
+        "MPI_Group_from_session_pset": "group_from_session_pset",
+        "MPI_Comm_create_from_group": "comm_create_from_group",
+        "MPI_Intercomm_create_from_groups": "intercomm_create_from_groups",
+        "MPI_Session_create_errhandler": "session_create_errhandler",
+        "MPI_Session_set_errhandler": "session_set_errhandler",
+        "MPI_Session_get_errhandler": "session_get_errhandler",
+        "MPI_Session_call_errhandler": "session_call_errhandler",
+        "MPI_Info_create_env": "info_create_env",
+        "MPI_Get_hw_resource_info": "get_hw_resource_info",
+        "MPI_Session_attach_buffer": "session_attach_buffer",
+        "MPI_Session_attach_buffer_c": "session_attach_buffer_c",
+        "MPI_Session_detach_buffer": "session_detach_buffer",
+        "MPI_Session_detach_buffer_c": "session_detach_buffer_c",
+        "MPI_Session_flush_buffer": "session_flush_buffer",
+        "MPI_Session_iflush_buffer": "session_iflush_buffer",
     },
     "grequest": {
         "MPI_Grequest_start": "grequest_start",
@@ -224,9 +276,29 @@ HAND_WRITTEN = {
         "MPI_Pack_external": "pack_external",
         "MPI_Unpack_external": "unpack_external",
         "MPI_Pack_external_size": "pack_external_size",
+        "MPI_Type_contiguous_c": "type_contiguous_c",
+        "MPI_Type_vector_c": "type_vector_c",
+        "MPI_Type_create_hvector_c": "type_create_hvector_c",
+        "MPI_Type_indexed_c": "type_indexed_c",
+        "MPI_Type_create_hindexed_c": "type_create_hindexed_c",
+        "MPI_Type_create_indexed_block_c": "type_create_indexed_block_c",
+        "MPI_Type_create_hindexed_block_c": "type_create_hindexed_block_c",
+        "MPI_Type_create_struct_c": "type_create_struct_c",
+        "MPI_Type_create_subarray_c": "type_create_subarray_c",
+        "MPI_Type_create_darray_c": "type_create_darray_c",
+        "MPI_Type_create_resized_c": "type_create_resized_c",
+        "MPI_Type_get_envelope_c": "type_get_envelope_c",
+        "MPI_Type_get_contents_c": "type_get_contents_c",
+        "MPI_Pack_c": "pack_c",
+        "MPI_Unpack_c": "unpack_c",
+        "MPI_Pack_size_c": "pack_size_c",
+        "MPI_Pack_external_c": "pack_external_c",
+        "MPI_Unpack_external_c": "unpack_external_c",
+        "MPI_Pack_external_size_c": "pack_external_size_c",
     },
     "op": {
         "MPI_Op_create": "op_create",
+        "MPI_Op_create_c": "op_create_c",
         "MPI_Op_free": "op_free",
         "MPI_Op_commutative": "op_commutative",
     },
@@ -248,10 +320,6 @@ HAND_WRITTEN = {
         "MPI_Attr_put": "attr_put",
         "MPI_Attr_get": "attr_get",
         "MPI_Attr_delete": "attr_delete",
-    },
-    "topo": {
-        "MPI_Neighbor_alltoallw": "neighbor_alltoallw",
-        "MPI_Ineighbor_alltoallw": "ineighbor_alltoallw",
     },
 }
 

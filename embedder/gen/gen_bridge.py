@@ -265,9 +265,13 @@ def gen_fn(f):
             dt_ref = "&dt" if own else f"&{dt['name']}_"
             if (f.key, p["name"]) in VSPANS:
                 counts, displs = VSPANS[(f.key, p["name"])]
-                translate = f"cx.vbuffer({n}, {counts}, {displs}, {peers(f, counts)}, {dt_ref})?"
+                # large-count forms: MPI_Count counts, 32-bit guest MPI_Aint displacements
+                vbuffer = "vbuffer_c" if f.short.endswith("_c") else "vbuffer"
+                translate = f"cx.{vbuffer}({n}, {counts}, {displs}, {peers(f, counts)}, {dt_ref})?"
             else:
                 count = SPANS.get((f.key, p["name"]), f"{cnt['name']} as i64")
+                if f.short.endswith("_c"):
+                    count = count.replace("cx.sum_ints(", "cx.sum_counts(").replace("cx.int_at(", "cx.count_at(")
                 translate = f"cx.buffer({n}, {count}, {dt_ref})?"
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
@@ -281,8 +285,11 @@ def gen_fn(f):
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
             # inputs: host copies (guest code may run before the host is done)
             cond = significance(f, p, rooted)
-            body.append(f"let {n}_ = if {cond} {{ cx.int_array({n}, {peers(f, p['name'])})? }} else {{ std::ptr::null() }};")
-            args.append(f"{n}_")
+            # the large-count forms' MPI_Count arrays are 64-bit on both
+            # sides; their MPI_Aint displacements are widened
+            copy = "count_array" if "MPI_Count" in p["cdecl"] else "aint_array" if "MPI_Aint" in p["cdecl"] else "int_array"
+            body.append(f"let {n}_ = if {cond} {{ cx.{copy}({n}, {peers(f, p['name'])})? }} else {{ std::ptr::null() }};")
+            args.append(f"{n}_ as _")
         elif k in INT_ARRAYS and p["length"]:
             # rank lists, [n][3] range triples, topology arrays: inputs as
             # host copies, outputs in place (C `int` is the same on both sides)
@@ -294,6 +301,12 @@ def gen_fn(f):
             out = "true" if d == "out" else "false"
             body.append(f"let {n}_ = cx.weights({n}, {array_length(f, p)}, {out})?;")
             args.append(f"{n}_.as_ptr() as _")
+        elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM") and d == "in" and fh:
+            # MPI-IO of a datatype that carries no data moves nothing: the
+            # host gets count 0 (Open MPI's OMPIO divides by the type's size
+            # and dies of SIGFPE for any other count)
+            assert "datatype" in done, f.name
+            args.append(f"if datatype_.true_extent <= 0 {{ 0 }} else {{ {n} }}")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI") and d == "in":
             args.append(n)
         elif k == "RANK" and d == "in" and not p["length"]:

@@ -20,6 +20,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* MPI-4.0 sessions. Open MPI 4.x has none, and one table serves Open MPI 4
+ * and 5 (gen_host_abi.py reads 4.x, a test compares 5.x): so the class is
+ * 5.x's, which 4.x never raises, and the null session is "?symbol", the
+ * address of a symbol the library may lack (then it has no sessions). */
+#if defined(OPEN_MPI) && !defined(MPI_ERR_SESSION)
+#define MPI_ERR_SESSION 78
+#endif
+#define OMPI_SESSION_NULL_SYMBOL "ompi_mpi_instance_null"
+
 #define N(x) {#x, (intptr_t)(x)}
 
 struct named { const char *name; intptr_t value; };
@@ -82,6 +91,7 @@ static const struct named ints[] = {
     N(MPI_ERR_SERVICE), N(MPI_ERR_SIZE), N(MPI_ERR_SPAWN), N(MPI_ERR_UNSUPPORTED_DATAREP),
     N(MPI_ERR_UNSUPPORTED_OPERATION), N(MPI_ERR_WIN), N(MPI_ERR_RMA_RANGE),
     N(MPI_ERR_RMA_ATTACH), N(MPI_ERR_RMA_SHARED), N(MPI_ERR_RMA_FLAVOR), N(MPI_ERR_LASTCODE),
+    N(MPI_ERR_SESSION),
 };
 
 static const struct named ptrs[] = {
@@ -129,6 +139,20 @@ int main(void) {
     print_value("handle", "MPI_ERRORS_ARE_FATAL", (intptr_t)MPI_ERRORS_ARE_FATAL);
     print_value("handle", "MPI_WIN_NULL", (intptr_t)MPI_WIN_NULL);
     print_value("handle", "MPI_FILE_NULL", (intptr_t)MPI_FILE_NULL);
+#if defined(OPEN_MPI)
+#if defined(MPI_SESSION_NULL)
+    {
+        Dl_info info;
+        if (!dladdr((void *)MPI_SESSION_NULL, &info) || !info.dli_sname || strcmp(info.dli_sname, OMPI_SESSION_NULL_SYMBOL)) {
+            fprintf(stderr, "MPI_SESSION_NULL is not %s in this Open MPI\n", OMPI_SESSION_NULL_SYMBOL);
+            return 1;
+        }
+    }
+#endif
+    printf("handle\tMPI_SESSION_NULL\t?%s\n", OMPI_SESSION_NULL_SYMBOL);
+#else
+    print_value("handle", "MPI_SESSION_NULL", (intptr_t)MPI_SESSION_NULL);
+#endif
 #if defined(MPICH)
     /* MPICH's weight sentinels are exported variables holding pointers. */
     printf("ptr\tMPI_UNWEIGHTED\t*MPI_UNWEIGHTED\nptr\tMPI_WEIGHTS_EMPTY\t*MPI_WEIGHTS_EMPTY\n");

@@ -117,6 +117,12 @@ impl<'a> GuestMemory<'a> {
         Ok(())
     }
 
+    /// A copy of `len` guest bytes.
+    pub fn read_bytes(&self, ptr: u32, len: u32) -> Result<Vec<u8>, OutOfBounds> {
+        let p = self.range(ptr, len as u64)?;
+        Ok(unsafe { std::slice::from_raw_parts(p, len as usize) }.to_vec())
+    }
+
     pub fn write_bytes(&self, ptr: u32, bytes: &[u8]) -> Result<(), OutOfBounds> {
         let p = self.range(ptr, bytes.len() as u64)?;
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) };

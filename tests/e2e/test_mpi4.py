@@ -10,7 +10,14 @@ HOST_FEATURES = {
     "isendrecv": ["MPI_Isendrecv", "MPI_Isendrecv_replace"],
     "large-count": ["MPI_Irecv_c", "MPI_Send_c", "MPI_Get_count_c", "MPI_Bcast_c", "MPI_Allreduce_c", "MPI_Iallreduce_c",
                     "MPI_Neighbor_allgather_c"],
+    "large-count-v": ["MPI_Gatherv_c", "MPI_Allgatherv_c", "MPI_Scatterv_c", "MPI_Iallgatherv_c", "MPI_Alltoallv_c",
+                      "MPI_Reduce_scatter_c", "MPI_Ireduce_scatter_c", "MPI_Alltoallw_c", "MPI_Ialltoallw_c",
+                      "MPI_Allgatherv_init_c", "MPI_Allreduce_init_c", "MPI_Alltoallw_init_c", "MPI_Neighbor_alltoallv_c",
+                      "MPI_Neighbor_alltoallw_c", "MPI_Ineighbor_alltoallw_c", "MPI_Neighbor_alltoallw_init_c"],
     "persistent": ["MPI_Allreduce_init", "MPI_Bcast_init", "MPI_Barrier_init", "MPI_Neighbor_allgather_init", "MPI_Gatherv_init"],
+    "persistent-w": ["MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init"],
+    "buffers41": ["MPI_Comm_attach_buffer", "MPI_Comm_flush_buffer", "MPI_Comm_iflush_buffer", "MPI_Comm_detach_buffer",
+                  "MPI_Comm_attach_buffer_c", "MPI_Comm_detach_buffer_c", "MPI_Buffer_flush", "MPI_Buffer_iflush"],
     "partitioned": ["MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived"],
     "idup-info": ["MPI_Comm_idup_with_info"],
 }
@@ -18,7 +25,9 @@ HOST_FEATURES = {
 # checks them (natively Open MPI 5 does not)
 HOST_FEATURES["partition-bounds"] = HOST_FEATURES["partitioned"]
 WASM_ONLY = {"partition-bounds"}
-EMBEDDERS_OWN = ["Info_get_string", "Type_size_c, Type_get_(true_)extent_c", "Type_get_value_index", "Status_get/set_source/tag/error",
+EMBEDDERS_OWN = ["Info_get_string", "Type_size_c, Type_get_(true_)extent_c", "Op_create_c", "Buffer_attach_c, Buffer_detach_c",
+                  "Abi_get_version, Abi_get_info, Abi_*_fortran_*",
+                  "Type_get_value_index", "Status_get/set_source/tag/error",
                   "Remove_error_class/code/string", "Request_get_status_all/any/some"]
 ALL = [f"-DHAVE_{f.upper().replace('-', '_')}" for f in ["everywhere", *HOST_FEATURES] if f not in WASM_ONLY]
 

@@ -77,6 +77,19 @@ def test_a_refused_buffer_in_a_shared_collective_ends_the_job(errors, np):
     assert r.elapsed < 30, f"the job took {r.elapsed:.1f} s to end"
 
 
+def test_an_empty_datatype_moves_nothing_and_a_negative_displacement_is_refused(errors):
+    r = errors("empty-type")
+    assert r.returncode == 0, r.stderr
+    got = lines(r)
+    for expected in (
+        "ok read_all of an empty type returns MPI_SUCCESS, 0 bytes, buffer kept 1",
+        "ok iread_all of an empty type returns MPI_SUCCESS, 0 bytes",
+        "ok write_at of an empty type returns MPI_SUCCESS, size 8",
+        "ok negative displacement returns MPI_ERR_ARG",
+    ):
+        assert got.count(expected) == 2, (expected, r.stdout)
+
+
 def test_errors_are_fatal_when_asked(errors):
     r = errors("fatal")
     assert r.returncode != 0

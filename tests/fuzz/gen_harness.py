@@ -55,7 +55,8 @@ def nonblocking_collective(name):
 
 
 HANDLE_GEN = {"MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
-              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file"}
+              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file",
+              "MPI_Session": "g_session"}
 
 
 def aint_prototypes():

@@ -147,7 +147,7 @@ void* __libc_calloc(size_t n, size_t size) { return calloc(n, size); }
 void __libc_free(void* p) { free(p); }
 
 /* ---- handle pools -------------------------------------------------------- */
-enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5, NFILE = 2 };
+enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5, NFILE = 2, NSESSION = 2 };
 static MPI_Comm comms[NCOMM];
 static MPI_Datatype types[NTYPE];
 static MPI_Group groups[NGROUP];
@@ -157,11 +157,14 @@ static MPI_Errhandler errhs[NERRH];
 static MPI_Request reqs[NREQ]; /* persistent to/from MPI_PROC_NULL: never block */
 static int keyvals[NKEY];
 static MPI_File files[NFILE]; /* MPI_FILE_NULL, and one opened by this rank alone */
+static MPI_Session sessions[NSESSION]; /* MPI_SESSION_NULL, and one open session (where the host has them) */
 static char sink[64]; /* the harness's own scratch for its setup calls */
 
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
+void cb_MPI_User_function_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...) { (void)comm, (void)code; }
 void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...) { (void)file, (void)code; }
+void cb_MPI_Session_errhandler_function(MPI_Session* session, int* code, ...) { (void)session, (void)code; }
 int cb_MPI_Datarep_conversion_function(void* b, MPI_Datatype t, int n, void* f, MPI_Offset p, void* e) {
     (void)b, (void)t, (void)n, (void)f, (void)p, (void)e;
     return MPI_SUCCESS;
@@ -328,9 +331,17 @@ static int make_keyval(int i) {
     return k;
 }
 
+static MPI_Session make_session(int i) {
+    MPI_Session s = MPI_SESSION_NULL;
+    if (i == 1) MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s); /* stays null where the host has no sessions */
+    return s;
+}
+
 /* Re-creates pool handles a fuzzed call freed (a query on them fails). */
 static void refresh_pools(void) {
     int n, flag;
+    for (int i = 0; i < NSESSION; i++)
+        if (sessions[i] != MPI_SESSION_NULL && MPI_Session_get_num_psets(sessions[i], MPI_INFO_NULL, &n) != MPI_SUCCESS) sessions[i] = make_session(i);
     MPI_Status st;
     for (int i = 0; i < NGROUP; i++)
         if (groups[i] != MPI_GROUP_NULL && MPI_Group_size(groups[i], &n) != MPI_SUCCESS) groups[i] = make_group(i);
@@ -417,6 +428,7 @@ uint32_t g_op(void) { return POOL(ops, NOP); }
 uint32_t g_info(void) { return POOL(infos, NINFO); }
 uint32_t g_request(void) { return POOL(reqs, NREQ); }
 uint32_t g_file(void) { return POOL(files, NFILE); }
+uint32_t g_session(void) { return POOL(sessions, NSESSION); }
 int32_t g_keyval(void) { return (int32_t)POOL(keyvals, NKEY); }
 
 uint32_t g_errh(void) {
@@ -543,6 +555,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < NREQ; i++) reqs[i] = make_req(i);
     for (int i = 0; i < NKEY; i++) keyvals[i] = make_keyval(i);
     for (int i = 0; i < NFILE; i++) files[i] = make_file(i);
+    for (int i = 0; i < NSESSION; i++) sessions[i] = make_session(i);
     make_arena();
     fill_arena();
 

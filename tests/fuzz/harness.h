@@ -16,6 +16,7 @@ uint32_t g_type(void);
 uint32_t g_group(void);
 uint32_t g_op(void);
 uint32_t g_info(void);
+uint32_t g_session(void);
 uint32_t g_errh(void);    /* never a fatal handler */
 uint32_t g_request(void);
 int32_t g_int(void);
@@ -30,8 +31,10 @@ uint32_t g_fn(uint32_t valid); /* a callback: `valid` (the right signature) or j
 
 /* Valid callbacks, one per callback type the provided functions take. */
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type);
+void cb_MPI_User_function_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* type);
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...);
 void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...);
+void cb_MPI_Session_errhandler_function(MPI_Session* session, int* code, ...);
 int cb_MPI_Datarep_conversion_function(void* buf, MPI_Datatype type, int count, void* filebuf, MPI_Offset position, void* extra);
 int cb_MPI_Datarep_conversion_function_c(void* buf, MPI_Datatype type, MPI_Count count, void* filebuf, MPI_Offset position,
                                          void* extra);

@@ -29,7 +29,7 @@ macro_rules! host_handle {
         pub struct $name(pub types::Handle);
     )*};
 }
-host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info, File);
+host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info, File, Session);
 
 pub type Status = types::MPI_Status;
 
@@ -53,6 +53,8 @@ pub struct HostConstants {
     info_env: Info,
     datatype_null: Datatype,
     file_null: File,
+    /// None where the library has no sessions (Open MPI 4).
+    session_null: Option<Session>,
 }
 
 /// Size and public-field offsets of the host `MPI_Status`.
@@ -97,6 +99,7 @@ fn read_constants(lib: &library::Loaded) -> Result<HostConstants, String> {
         info_env: Info(h("MPI_INFO_ENV")?),
         datatype_null: Datatype(p.get("datatype", "MPI_DATATYPE_NULL").ok_or("MPI_DATATYPE_NULL missing")? as usize),
         file_null: File(h("MPI_FILE_NULL")?),
+        session_null: p.get("handle", "MPI_SESSION_NULL").map(|v| Session(v as types::Handle)),
     })
 }
 
@@ -176,6 +179,11 @@ pub fn info_env() -> Info {
 
 pub fn null_file() -> File {
     constants().file_null
+}
+
+/// The host's MPI_SESSION_NULL (None: the library has no sessions).
+pub fn null_session() -> Option<Session> {
+    constants().session_null
 }
 
 /// The host's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (addresses).

@@ -2,7 +2,8 @@
 //! Open MPI's and MPICH's from the tables read out of their headers
 //! (`embedder/host-abi/*.tsv`, see `gen/gen_host_abi.py`), the standard
 //! ABI's from the guest's own table. Symbols are resolved in the loaded
-//! library (`&sym`: its address, `*sym`: the pointer stored there).
+//! library (`&sym`: its address, `*sym`: the pointer stored there, `?sym`:
+//! its address if the library has it, else no such constant).
 use std::collections::HashMap;
 
 use super::{
@@ -29,7 +30,14 @@ pub fn read(lib: &Loaded) -> Result<Profile, String> {
             for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
                 let mut cols = line.split('\t');
                 let (kind, name, value) = (cols.next().unwrap(), cols.next().unwrap(), cols.next().unwrap());
-                let v = if let Some(sym) = value.strip_prefix('&') {
+                let v = if let Some(sym) = value.strip_prefix('?') {
+                    // a symbol the family's older releases lack (Open MPI
+                    // 4's null session): the constant is then absent
+                    match lib.symbol(sym) {
+                        Some(at) => at as i64,
+                        None => continue,
+                    }
+                } else if let Some(sym) = value.strip_prefix('&') {
                     lib.symbol(sym).ok_or_else(|| missing_symbol(lib, sym))? as i64
                 } else if let Some(sym) = value.strip_prefix('*') {
                     let at = lib.symbol(sym).ok_or_else(|| missing_symbol(lib, sym))?;

@@ -14,6 +14,14 @@ use super::{
 };
 use crate::{abi, guest_memory::GuestMemory};
 
+/// A host copy of a guest array: C ints, or 64-bit values (MPI_Count
+/// arrays, and 32-bit guest MPI_Aint arrays widened to the host's).
+#[derive(Debug)]
+pub enum HostArray {
+    Int(#[allow(dead_code)] Box<[i32]>),
+    Wide(#[allow(dead_code)] Box<[i64]>),
+}
+
 /// The context of one MPI host call.
 pub struct Ctx<'a> {
     pub mem: GuestMemory<'a>,
@@ -25,10 +33,10 @@ pub struct Ctx<'a> {
     /// MPI_COMM_WORLD): what a request made by the call runs on.
     pub(super) function: &'static str,
     pub(super) comm: i32,
-    /// Host copies of the guest int arrays handed to the host in this call
-    /// (see `int_array`); dropped when the call returns unless a request
-    /// takes them.
-    pub(super) arrays: Vec<Box<[i32]>>,
+    /// Host copies of the guest arrays handed to the host in this call
+    /// (see `int_array`, `count_array`, `aint_array`); dropped when the call
+    /// returns unless a request takes them.
+    pub(super) arrays: Vec<HostArray>,
 }
 
 /// Whether a request made by `function` belongs to a collective: the

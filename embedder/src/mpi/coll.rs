@@ -1,6 +1,12 @@
-//! Collectives with per-rank datatypes (the rest is generated): Alltoallw
-//! and Ialltoallw take arrays of datatype handles, which must be translated
-//! into host arrays that outlive a nonblocking call.
+//! The w-collectives (the rest is generated): Alltoallw and
+//! Neighbor_alltoallw in every form — blocking, nonblocking, persistent,
+//! and each with MPI-4.0's large counts (`_c`). They take arrays of
+//! datatype handles, which become host arrays, and displacements in bytes:
+//! C ints for Alltoallw, MPI_Aint for Neighbor_alltoallw and both `_c`
+//! forms (a 32-bit guest MPI_Aint widened to the host's). Every array the
+//! host reads is a host copy that outlives a nonblocking or persistent call.
+use std::ffi::c_void;
+
 use wasmer::FunctionEnvMut;
 
 use super::{
@@ -10,16 +16,12 @@ use super::{
 };
 use crate::{host_mpi, host_mpi::ffi};
 
-/// One side (send or receive) of an Alltoallw or Neighbor_alltoallw: the
-/// buffer (every block checked), the in-place counts, the byte
-/// displacements and the host types. Alltoallw's displacements are C ints
-/// (handed over in place), Neighbor_alltoallw's are guest 32-bit MPI_Aint
-/// (widened into `wide`). The arrays must outlive a nonblocking call.
+/// One side (send or receive): the buffer (every block checked), host
+/// copies of the counts and displacements, and the host types.
 pub struct Side {
     pub buf: *mut u8,
-    pub counts: *const i32,
-    pub displs: *const i32,
-    pub wide: Box<[ffi::MPI_Aint]>,
+    pub counts: *const c_void,
+    pub displs: *const c_void,
     pub types: host_mpi::HandleVec,
 }
 
@@ -29,69 +31,158 @@ impl Side {
     }
 }
 
-/// `n` blocks; `aint_displs` selects MPI_Aint displacements; `in_place`:
-/// whether this side accepts MPI_IN_PLACE (an error otherwise).
+/// The widths of a w-collective's arrays.
+#[derive(Clone, Copy)]
+pub struct Form {
+    /// MPI_Count counts (the `_c` forms) rather than C ints.
+    pub large: bool,
+    /// MPI_Aint byte displacements rather than C ints.
+    pub aint_displs: bool,
+    /// Neighbor_alltoallw: per-neighbour arrays, no MPI_IN_PLACE.
+    pub neighbor: bool,
+}
+
+const ALLTOALLW: Form = Form { large: false, aint_displs: false, neighbor: false };
+const ALLTOALLW_C: Form = Form { large: true, aint_displs: true, neighbor: false };
+const NEIGHBOR_ALLTOALLW: Form = Form { large: false, aint_displs: true, neighbor: true };
+const NEIGHBOR_ALLTOALLW_C: Form = Form { large: true, aint_displs: true, neighbor: true };
+
+/// `n` blocks of one side; `in_place`: whether this side accepts
+/// MPI_IN_PLACE (an error otherwise).
 #[allow(clippy::too_many_arguments)]
-pub fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, aint_displs: bool, in_place: bool) -> MpiResult<Side> {
+fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, form: Form, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
     if cx.in_place_arg(buf, in_place)? {
-        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, wide: Box::new([]), types: host_mpi::HandleVec::new() });
+        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new() });
     }
-    let (c, d) = (cx.int_array(counts, n)?, cx.int_array(displs, n)?);
-    let (mut host_types, mut wide) = (host_mpi::HandleVec::new(), Vec::new());
+    let mut host_types = host_mpi::HandleVec::new();
     for i in 0..n as u32 {
         let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i))?)?;
-        let (count, displ) = (cx.int_at(counts, i as i32)?, cx.int_at(displs, i as i32)?);
+        let count = if form.large { cx.count_at(counts, i as i32)? } else { cx.int_at(counts, i as i32)? as i64 };
         // byte displacements: check the block where it lies
-        cx.block(buf, displ as i64, count as i64, &dt)?;
+        cx.block(buf, cx.int_at(displs, i as i32)? as i64, count, &dt)?;
         host_types.push(dt.host.0);
-        if aint_displs {
-            wide.push(displ as ffi::MPI_Aint); // signed, as MPI_Aint is
-        }
     }
+    let host_counts = if form.large { cx.count_array(counts, n)? as *const c_void } else { cx.int_array(counts, n)? as *const c_void };
+    let host_displs = if form.aint_displs { cx.aint_array(displs, n)? as *const c_void } else { cx.int_array(displs, n)? as *const c_void };
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
-    Ok(Side { buf, counts: c, displs: if aint_displs { none } else { d }, wide: wide.into(), types: host_types })
+    Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types })
 }
 
-fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
+/// Both sides of the call on `comm`: one block per rank of the
+/// communicator (per remote rank on an intercommunicator) or per
+/// neighbour of its topology.
+fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host_mpi::Comm, Side, Side)> {
     let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
     let c = cx.comm(comm)?;
-    let n = c.peers;
-    // MPI_IN_PLACE: the send side of an intracommunicator's Alltoallw only
-    let send = side(cx, sendbuf, sendcounts, sdispls, sendtypes, n, false, !c.inter)?;
-    Ok((c.host, send, side(cx, recvbuf, recvcounts, rdispls, recvtypes, n, false, false)?))
+    let (outs, ins, send_in_place) = if form.neighbor {
+        cx.not_in_place(sendbuf)?;
+        cx.not_in_place(recvbuf)?;
+        let (ins, outs) = cx.neighbor_degrees(&c)?;
+        (outs, ins, false)
+    } else {
+        // MPI_IN_PLACE: the send side of an intracommunicator's Alltoallw only
+        (c.peers, c.peers, !c.inter)
+    };
+    let send = side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, form, send_in_place)?;
+    Ok((c.host, send, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, form, false)?))
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn alltoallw(
-    mut env: FunctionEnvMut<MpiEnv>,
-    sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
-    recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32,
-) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Alltoallw", comm, |cx| {
-        let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
-        cx.host(unsafe {
-            ffi::MPI_Alltoallw(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c.0)
-        })
-    })
+/// How the call completes: now, through a request, or as a persistent
+/// request (with its info).
+enum Mode {
+    Blocking,
+    Nonblocking { request: u32 },
+    Persistent { info: i32, request: u32 },
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn ialltoallw(
-    mut env: FunctionEnvMut<MpiEnv>,
-    sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
-    recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32, request: u32,
-) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Ialltoallw", comm, |cx| {
-        let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
+/// The host call, given both sides, the communicator, the info (persistent
+/// forms) and where the host writes the request (nonblocking forms).
+type HostCall = fn(&Side, &Side, ffi::MPI_Comm, ffi::MPI_Info, *mut ffi::MPI_Request) -> i32;
+
+fn w_collective(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, form: Form, args: [u32; 8], comm: i32, mode: Mode, host: HostCall) -> Result<i32, Fatal> {
+    call(env, name, comm, |cx| {
+        let (c, s, r) = sides(cx, comm, args, form)?;
+        let info = match mode {
+            Mode::Persistent { info, .. } => cx.info(info)?.0,
+            _ => host_mpi::null_info().0,
+        };
+        let (request, persistent) = match mode {
+            Mode::Blocking => return cx.host(host(&s, &r, c.0, info, std::ptr::null_mut())),
+            Mode::Nonblocking { request } => (request, false),
+            Mode::Persistent { request, .. } => (request, true),
+        };
         cx.mem.range(request, 4)?;
         let mut req = host_mpi::null_request();
-        cx.host(unsafe {
-            ffi::MPI_Ialltoallw(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c.0, &mut req.0)
-        })?;
-        let mut entry = cx.request_entry(req, false);
+        cx.host(host(&s, &r, c.0, info, &mut req.0))?;
+        // the request takes the count and displacement copies; the types too
+        let mut entry = cx.request_entry(req, persistent);
         entry.keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)
     })
 }
+
+/// The guest functions: (Rust name, host function, array widths) per
+/// completion mode. Every form has the same guest parameters (the arrays
+/// are pointers whatever their element width).
+macro_rules! w_collectives {
+    (blocking: $($name:ident => $host:ident, $form:expr;)*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            mut env: FunctionEnvMut<MpiEnv>,
+            sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
+            recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32,
+        ) -> Result<i32, Fatal> {
+            let args = [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes];
+            w_collective(&mut env, stringify!($host), $form, args, comm, Mode::Blocking, |s, r, c, _, _| unsafe {
+                ffi::$host(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c)
+            })
+        }
+    )*};
+    (nonblocking: $($name:ident => $host:ident, $form:expr;)*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            mut env: FunctionEnvMut<MpiEnv>,
+            sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
+            recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32, request: u32,
+        ) -> Result<i32, Fatal> {
+            let args = [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes];
+            w_collective(&mut env, stringify!($host), $form, args, comm, Mode::Nonblocking { request }, |s, r, c, _, req| unsafe {
+                ffi::$host(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c, req)
+            })
+        }
+    )*};
+    (persistent: $($name:ident => $host:ident, $form:expr;)*) => {$(
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            mut env: FunctionEnvMut<MpiEnv>,
+            sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
+            recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32, info: i32, request: u32,
+        ) -> Result<i32, Fatal> {
+            let args = [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes];
+            w_collective(&mut env, stringify!($host), $form, args, comm, Mode::Persistent { info, request }, |s, r, c, i, req| unsafe {
+                ffi::$host(s.buf as _, s.counts as _, s.displs as _, s.types_ptr(), r.buf as _, r.counts as _, r.displs as _, r.types_ptr(), c, i, req)
+            })
+        }
+    )*};
+}
+
+w_collectives!(blocking:
+    alltoallw => MPI_Alltoallw, ALLTOALLW;
+    alltoallw_c => MPI_Alltoallw_c, ALLTOALLW_C;
+    neighbor_alltoallw => MPI_Neighbor_alltoallw, NEIGHBOR_ALLTOALLW;
+    neighbor_alltoallw_c => MPI_Neighbor_alltoallw_c, NEIGHBOR_ALLTOALLW_C;
+);
+w_collectives!(nonblocking:
+    ialltoallw => MPI_Ialltoallw, ALLTOALLW;
+    ialltoallw_c => MPI_Ialltoallw_c, ALLTOALLW_C;
+    ineighbor_alltoallw => MPI_Ineighbor_alltoallw, NEIGHBOR_ALLTOALLW;
+    ineighbor_alltoallw_c => MPI_Ineighbor_alltoallw_c, NEIGHBOR_ALLTOALLW_C;
+);
+w_collectives!(persistent:
+    alltoallw_init => MPI_Alltoallw_init, ALLTOALLW;
+    alltoallw_init_c => MPI_Alltoallw_init_c, ALLTOALLW_C;
+    neighbor_alltoallw_init => MPI_Neighbor_alltoallw_init, NEIGHBOR_ALLTOALLW;
+    neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_init_c, NEIGHBOR_ALLTOALLW_C;
+);

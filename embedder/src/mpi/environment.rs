@@ -71,7 +71,7 @@ pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
         }
     }
     call(&mut env, "MPI_Finalize", WORLD, |cx| {
-        cx.require_running()?;
+        cx.require_world()?; // an open session is not MPI_Init
         super::request::complete_pending_idups(cx)?;
         super::comm::finish_closing(cx);
         let _ = std::io::stdout().flush();
@@ -176,51 +176,6 @@ pub fn is_thread_main(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32,
         let mut f = 0;
         cx.host(unsafe { host_mpi::ffi::MPI_Is_thread_main(&mut f) })?;
         Ok(cx.mem.write_i32(flag, f)?)
-    })
-}
-
-/// The buffer MPI_Buffer_attach gave: the host MPI gets a host-owned buffer
-/// of the same size instead of the guest's, because it keeps its allocator's
-/// bookkeeping inside the attached buffer and trusts it (a guest editing it
-/// made the next MPI_Bsend write far past the buffer). Bsend still copies
-/// the message out of the guest's send buffer; the guest's attached buffer
-/// is never touched, and the host's is out of the guest's reach.
-pub struct Attached {
-    guest: u32,
-    size: i32,
-    _host: Vec<u8>,
-}
-
-pub fn buffer_attach(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, size: i32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Buffer_attach", WORLD, |cx| {
-        if size < 0 {
-            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative buffer size {size}")));
-        }
-        cx.mem.range(buffer, size as u64)?;
-        if cx.bridge.attached.is_some() {
-            return Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "a buffer is already attached"));
-        }
-        // capacity only: the host writes before it reads, Rust never reads it
-        let mut host = Vec::new();
-        host.try_reserve_exact(size as usize)
-            .map_err(|_| MpiError::new(abi::c::MPI_ERR_NO_MEM, format!("no host memory for a {size}-byte buffer")))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_attach(host.as_mut_ptr() as *mut _, size) })?;
-        cx.bridge.attached = Some(Attached { guest: buffer, size, _host: host });
-        Ok(())
-    })
-}
-
-/// Returns the guest's own buffer and size; the host buffer goes once the
-/// host has delivered what it held (MPI_Buffer_detach blocks until then).
-pub fn buffer_detach(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Buffer_detach", WORLD, |cx| {
-        cx.mem.range(buffer_addr, 4)?;
-        cx.mem.range(size, 4)?;
-        let (mut host_addr, mut n): (*mut std::ffi::c_void, i32) = (std::ptr::null_mut(), 0);
-        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_detach(&mut host_addr as *mut _ as *mut _, &mut n) })?;
-        let (guest, guest_size) = cx.bridge.attached.take().map_or((0, n), |a| (a.guest, a.size));
-        cx.mem.write_i32(buffer_addr, guest as i32)?;
-        Ok(cx.mem.write_i32(size, guest_size)?)
     })
 }
 

@@ -31,6 +31,14 @@ pub struct ErrhandlerEntry {
     refs: u32,
 }
 
+impl ErrhandlerEntry {
+    /// A new guest handler (function-table index `function`), referenced
+    /// by its handle (MPI_Session_create_errhandler, `session.rs`).
+    pub(super) fn user(function: u32) -> Self {
+        Self { mode: ErrorMode::User(function), refs: 1 }
+    }
+}
+
 /// Error classes and codes the guest added, with their strings.
 #[derive(Default)]
 pub struct UserErrors {
@@ -97,7 +105,7 @@ impl Bridge {
         }
     }
 
-    fn errhandler(&self, handle: i32) -> MpiResult<ErrhandlerEntry> {
+    pub(super) fn errhandler(&self, handle: i32) -> MpiResult<ErrhandlerEntry> {
         self.errhandlers
             .get(handle)
             .copied()

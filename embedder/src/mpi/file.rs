@@ -170,7 +170,7 @@ pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32,
         filetype_.check_committed()?;
         let rep = cx.cstr(datarep, abi::c::MPI_MAX_DATAREP_STRING as usize - 1)?;
         let info_ = cx.info(info)?;
-        let disp = cx.displacement(disp);
+        let disp = cx.displacement(disp)?;
         let rc = unsafe { ffi::MPI_File_set_view(host.0, disp, etype_.host.0, filetype_.host.0, rep.as_ptr(), info_.0) };
         cx.host(rc)?;
         let view = [cx.type_ref(etype, &etype_)?, cx.type_ref(filetype, &filetype_)?];
@@ -203,7 +203,7 @@ pub fn get_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: u32, etype: u32,
                     guest
                 }
                 derived @ TypeRef::Derived(_) => {
-                    let contents = Contents { combiner: abi::c::MPI_COMBINER_DUP, ints: vec![], aints: vec![], types: vec![derived] };
+                    let contents = Contents { combiner: abi::c::MPI_COMBINER_DUP, ints: vec![], aints: vec![], counts: vec![], types: vec![derived] };
                     let handle = cx.new_datatype(host_type, Rc::new(contents))?;
                     cx.commit_datatype(handle)?;
                     handle

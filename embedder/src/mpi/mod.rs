@@ -6,6 +6,8 @@
 //! embedder does not implement still link (so the module instantiates) and
 //! end the job with a clear message if called.
 
+mod abi_info;
+mod attached;
 mod attr;
 mod binary128;
 mod call;
@@ -23,6 +25,7 @@ mod group;
 mod info;
 mod op;
 mod request;
+mod session;
 mod state;
 mod status;
 mod topo;

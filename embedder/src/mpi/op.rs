@@ -26,11 +26,19 @@ pub const SLOTS: usize = 64;
 /// `MPI_User_function(void *in, void *inout, int *len, MPI_Datatype *type)`.
 const USER_FUNCTION_PARAMS: usize = 4;
 
+/// A guest user function: its function-table index, and whether it is an
+/// `MPI_User_function_c` (MPI_Op_create_c), whose `len` is an MPI_Count.
+#[derive(Clone, Copy)]
+struct UserFunction {
+    index: u32,
+    large_count: bool,
+}
+
 type HostUserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut ffi::MPI_Datatype);
 
 thread_local! {
-    /// Trampoline slot -> guest function-table index.
-    static SLOT_FUNCTIONS: RefCell<[Option<u32>; SLOTS]> = const { RefCell::new([None; SLOTS]) };
+    /// Trampoline slot -> the guest function.
+    static SLOT_FUNCTIONS: RefCell<[Option<UserFunction>; SLOTS]> = const { RefCell::new([None; SLOTS]) };
     /// Host datatype -> the guest handle and layout a user function sees.
     static TYPES: RefCell<HashMap<usize, (i32, DatatypeEntry)>> = RefCell::new(HashMap::new());
 }
@@ -83,7 +91,7 @@ static TRAMPOLINES: [HostUserFn; SLOTS] = trampolines!(
 );
 
 fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_dt: ffi::MPI_Datatype) {
-    let Some(function) = SLOT_FUNCTIONS.with(|s| s.borrow()[slot]) else { abort_job("user reduction function called after MPI_Op_free") };
+    let Some(UserFunction { index: function, large_count }) = SLOT_FUNCTIONS.with(|s| s.borrow()[slot]) else { abort_job("user reduction function called after MPI_Op_free") };
     let Some((guest_dt, dt)) = TYPES.with(|t| t.borrow().get(&type_key(host_dt)).copied()) else {
         abort_job("user reduction function called with a datatype the guest does not know")
     };
@@ -129,8 +137,11 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
                 (g, Some(at))
             }
         };
-        mem.write_i32(scratch, len).and_then(|()| mem.write_i32(scratch + 4, guest_dt)).map_err(|e| e.to_string())?;
-        let args = [g_in as i32, g_inout as i32, scratch as i32, scratch as i32 + 4];
+        // the header: len (an int, or an 8-aligned MPI_Count), then the datatype
+        let dt_at = if large_count { 8 } else { 4 };
+        let wrote = if large_count { mem.write_bytes(scratch, &(len as i64).to_le_bytes()) } else { mem.write_i32(scratch, len) };
+        wrote.and_then(|()| mem.write_i32(scratch + dt_at, guest_dt)).map_err(|e| e.to_string())?;
+        let args = [g_in as i32, g_inout as i32, scratch as i32, (scratch + dt_at) as i32];
         match fns.call(store, function, &args) {
             Err(callbacks::CallbackError::Trap(e)) => return Err(format!("guest trapped in a user reduction function: {}", e.message())),
             Err(callbacks::CallbackError::Invalid(e)) => return Err(format!("user reduction function: {e}")),
@@ -150,10 +161,20 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
 }
 
 pub fn op_create(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, op: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Op_create", abi::c::MPI_COMM_WORLD, |cx| {
+    create(&mut env, "MPI_Op_create", UserFunction { index: function, large_count: false }, commute, op)
+}
+
+/// The host needs no MPI_Op_create_c: the host MPI calls the trampoline
+/// with an int length, which the guest's function gets as an MPI_Count.
+pub fn op_create_c(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, op: u32) -> Result<i32, Fatal> {
+    create(&mut env, "MPI_Op_create_c", UserFunction { index: function, large_count: true }, commute, op)
+}
+
+fn create(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, function: UserFunction, commute: i32, op: u32) -> Result<i32, Fatal> {
+    call(env, name, abi::c::MPI_COMM_WORLD, |cx| {
         cx.require_running()?;
         cx.mem.range(op, 4)?;
-        cx.check_callback(function, USER_FUNCTION_PARAMS, 0)?;
+        cx.check_callback(function.index, USER_FUNCTION_PARAMS, 0)?;
         let slot = slot_of_free()
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_OTHER, format!("too many user operations: at most {SLOTS} may exist at once")))?;
         let mut host = host_mpi::null_op();

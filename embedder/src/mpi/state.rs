@@ -106,10 +106,10 @@ pub struct RequestEntry {
     /// types, Ineighbor_alltoallw's widened displacements).
     #[allow(dead_code)] // held, never read: it only has to live
     pub keep: Option<Box<dyn std::any::Any>>,
-    /// Host copies of the guest int arrays (counts, displacements) the
+    /// Host copies of the guest arrays (counts, displacements) the
     /// operation reads until it completes.
     #[allow(dead_code)] // held, never read: it only has to live
-    pub(super) arrays: Vec<Box<[i32]>>,
+    pub(super) arrays: Vec<super::call::HostArray>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
     /// MPI_Psend_init/MPI_Precv_init: how many partitions (0: not partitioned).
@@ -146,8 +146,16 @@ pub struct Closing {
 }
 
 pub struct Bridge {
-    /// True between a successful MPI_Init and MPI_Finalize.
+    /// True while MPI may be called: between a successful MPI_Init and
+    /// MPI_Finalize, or while a session is open.
     pub(super) ready: bool,
+    /// True between a successful MPI_Init and MPI_Finalize (the world model).
+    pub(super) world: bool,
+    /// The translation tables below are built (at the first MPI_Init or
+    /// MPI_Session_init, once: later ones keep the guest's objects).
+    pub(super) tables: bool,
+    /// MPI-4.0 sessions (`session.rs`).
+    pub sessions: Table<super::session::SessionEntry>,
     pub comms: Table<CommEntry>,
     pub datatypes: Table<DatatypeEntry>,
     /// Derived types' contents and names; names given to predefined types.
@@ -181,7 +189,9 @@ pub struct Bridge {
     pub scratch_statuses: host_mpi::StatusVec,
     pub scratch_indices: Vec<i32>,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
-    pub attached: Option<super::environment::Attached>,
+    pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
+    /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
+    pub fortran_abi: super::abi_info::FortranAbi,
     /// Freed by the guest, not yet by the host.
     pub closing: Vec<Closing>,
     pub(super) specials: Specials,
@@ -194,6 +204,9 @@ impl Bridge {
     pub fn new() -> Self {
         Self {
             ready: false,
+            world: false,
+            tables: false,
+            sessions: Table::new(abi::c::MPI_SESSION_NULL, 1),
             comms: Table::new(abi::c::MPI_COMM_NULL, 3),
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),
             type_meta: HashMap::new(),
@@ -216,7 +229,8 @@ impl Bridge {
             scratch_requests: host_mpi::HandleVec::default(),
             scratch_statuses: host_mpi::StatusVec::default(),
             scratch_indices: Vec::new(),
-            attached: None,
+            attached: HashMap::new(),
+            fortran_abi: Default::default(),
             closing: Vec::new(),
             specials: Specials::default(),
             status: None,
@@ -227,12 +241,7 @@ impl Bridge {
     /// Builds the translation tables once the host MPI is initialized.
     pub fn on_init(&mut self) -> MpiResult {
         let host = host_mpi::constants();
-        self.error_classes = host
-            .ints
-            .iter()
-            .filter(|(n, _)| n.starts_with("MPI_ERR_") || **n == "MPI_SUCCESS")
-            .filter_map(|(n, &v)| Some((v, abi::value_of(n)?)))
-            .collect();
+        self.build_tables();
         for comm in [host.comm_world, host.comm_self] {
             // Errors come back to the bridge, which applies the guest's handler.
             self.check(host_mpi::comm_set_errhandler(comm, host.errors_return))?;
@@ -240,6 +249,25 @@ impl Bridge {
         let fatal = abi::c::MPI_ERRORS_ARE_FATAL;
         self.comms.set_predefined(abi::c::MPI_COMM_WORLD, CommEntry::new(host.comm_world, fatal));
         self.comms.set_predefined(abi::c::MPI_COMM_SELF, CommEntry::new(host.comm_self, fatal));
+        self.world = true;
+        self.ready = true;
+        Ok(())
+    }
+
+    /// The tables of predefined objects, at the first MPI_Init or
+    /// MPI_Session_init (the host's predefined objects are usable then).
+    pub(super) fn build_tables(&mut self) {
+        if self.tables {
+            return;
+        }
+        self.tables = true;
+        let host = host_mpi::constants();
+        self.error_classes = host
+            .ints
+            .iter()
+            .filter(|(n, _)| n.starts_with("MPI_ERR_") || **n == "MPI_SUCCESS")
+            .filter_map(|(n, &v)| Some((v, abi::value_of(n)?)))
+            .collect();
         self.datatypes = datatype::predefined_table();
         for &(name, kind, value) in abi::c::ALL {
             if kind == "handle" && (abi::c::MPI_OP_NULL + 1..abi::c::MPI_OP_NULL + 0x20).contains(&value) {
@@ -261,12 +289,17 @@ impl Bridge {
             undefined: host.int("MPI_UNDEFINED"),
         };
         self.status = Some(StatusMap::new(host.status));
-        self.ready = true;
-        Ok(())
     }
 
     pub fn on_finalize(&mut self) {
-        self.ready = false;
+        self.world = false;
+        self.ready = self.sessions.user_handles().next().is_some();
+        // sessions stay open: the world communicators are gone on the host
+        for comm in [abi::c::MPI_COMM_WORLD, abi::c::MPI_COMM_SELF] {
+            if let Some(c) = self.comms.get_mut(comm) {
+                c.host = host_mpi::null_communicator();
+            }
+        }
     }
 
     pub(super) fn not_running(&self) -> MpiError {

@@ -1,6 +1,7 @@
 //! Virtual topologies and neighbourhood collectives: the parts with
 //! semantics beyond their parameters (the functions themselves are
-//! generated, see `gen_bridge.py`, except Neighbor_alltoallw).
+//! generated, see `gen_bridge.py`; Neighbor_alltoallw is with the other
+//! w-collectives in `coll.rs`).
 //!
 //! - Array lengths the API leaves to the topology (a Cartesian
 //!   communicator's dimensions, a graph's edges, a neighbourhood's in/out
@@ -10,9 +11,6 @@
 //!   (some MPIs write the real length whatever `max*` says).
 //! - MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY, MPI_CART / MPI_GRAPH /
 //!   MPI_DIST_GRAPH / MPI_UNDEFINED are translated between guest and host.
-//! - Neighbor_alltoallw's byte displacements are guest 32-bit MPI_Aint
-//!   arrays, widened to host arrays; with its datatype arrays they must
-//!   outlive the nonblocking form.
 //! - Every argument the host would trust is validated here first (the
 //!   generated functions call the `check_*` helpers just before the host
 //!   call): a graph's index must be non-decreasing from 0 and its edges
@@ -23,13 +21,9 @@
 //!   `index[i] - index[i-1]` entries from their own heap into the guest.
 use std::sync::OnceLock;
 
-use wasmer::FunctionEnvMut;
-
 use super::{
-    coll::{side, Side},
-    call::{call, Ctx}, state::CommEntry,
-    errors::{Fatal, MpiError, MpiResult},
-    MpiEnv,
+    call::Ctx, state::CommEntry,
+    errors::{MpiError, MpiResult},
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
 
@@ -343,56 +337,6 @@ impl Ctx<'_> {
         self.check_weights("sourceweights", sourceweights, indegree as i64)?;
         self.check_weights("destweights", destweights, outdegree as i64)
     }
-}
-
-fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8]) -> MpiResult<(host_mpi::Comm, Side, Side)> {
-    let [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes] = args;
-    cx.not_in_place(sendbuf)?;
-    cx.not_in_place(recvbuf)?;
-    let c = cx.comm(comm)?;
-    let (ins, outs) = cx.neighbor_degrees(&c)?;
-    Ok((c.host, side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, true, false)?, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, true, false)?))
-}
-
-#[allow(clippy::too_many_arguments)]
-pub fn neighbor_alltoallw(
-    mut env: FunctionEnvMut<MpiEnv>,
-    sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
-    recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32,
-) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Neighbor_alltoallw", comm, |cx| {
-        let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
-        cx.host(unsafe {
-            ffi::MPI_Neighbor_alltoallw(
-                s.buf as _, s.counts, s.wide.as_ptr(), s.types_ptr() as _,
-                r.buf as _, r.counts, r.wide.as_ptr(), r.types_ptr() as _, c.0,
-            )
-        })
-    })
-}
-
-/// The widened displacements and the type arrays live on the request.
-#[allow(clippy::too_many_arguments)]
-pub fn ineighbor_alltoallw(
-    mut env: FunctionEnvMut<MpiEnv>,
-    sendbuf: u32, sendcounts: u32, sdispls: u32, sendtypes: u32,
-    recvbuf: u32, recvcounts: u32, rdispls: u32, recvtypes: u32, comm: i32, request: u32,
-) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Ineighbor_alltoallw", comm, |cx| {
-        let (c, s, r) = sides(cx, comm, [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes])?;
-        cx.mem.range(request, 4)?;
-        let mut req = host_mpi::null_request();
-        cx.host(unsafe {
-            ffi::MPI_Ineighbor_alltoallw(
-                s.buf as _, s.counts, s.wide.as_ptr(), s.types_ptr() as _,
-                r.buf as _, r.counts, r.wide.as_ptr(), r.types_ptr() as _, c.0, &mut req.0,
-            )
-        })?;
-        let mut entry = cx.request_entry(req, false);
-        entry.keep = Some(Box::new((s, r)));
-        let handle = cx.bridge.requests.insert(entry);
-        Ok(cx.mem.write_i32(request, handle)?)
-    })
 }
 
 #[cfg(test)]

@@ -5,8 +5,14 @@
  *                accessors, Remove_error_* (the embedder's own, any host)
  *   isendrecv    Isendrecv, Isendrecv_replace
  *   large-count  _c forms: Send/Recv, Get_count, Bcast, Allreduce, Iallreduce
+ *   large-count-v  _c forms with count and displacement arrays: the v- and
+ *                w-collectives (blocking, nonblocking, persistent), also
+ *                the neighbourhood ones
  *   persistent   persistent collectives: Allreduce_init, Bcast_init,
  *                Barrier_init, Gatherv_init
+ *   persistent-w Alltoallw_init, Neighbor_alltoallw_init
+ *   buffers41    MPI-4.1 Comm_attach_buffer family, Buffer_(i)flush,
+ *                MPI_BUFFER_AUTOMATIC
  *   partitioned  Psend_init, Precv_init, Pready(_range/_list), Parrived
  *   partition-bounds  the same, with partition numbers outside the request
  *   idup-info    Comm_idup_with_info */
@@ -24,6 +30,16 @@ static int rank, size, right, left;
 #endif
 #if defined(MPI_ABI_VERSION) || MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1)
 #define HAVE_MPI41
+#endif
+
+#if defined(HAVE_EVERYWHERE) && defined(HAVE_MPI40)
+/* a large-count user function: sums, and records the len and type it saw */
+static MPI_Count seen_len = -1;
+static MPI_Datatype seen_type = MPI_DATATYPE_NULL;
+static void sum_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type) {
+    seen_len = *len, seen_type = *type;
+    for (MPI_Count i = 0; i < *len; i++) ((long long *)inout)[i] += ((long long *)in)[i];
+}
 #endif
 
 #ifdef HAVE_EVERYWHERE
@@ -57,6 +73,74 @@ static void everywhere(void) {
     EXPECT(csize == 4 && lb == -4 && extent == 16 && tlb == 0 && textent == 4);
     MPI_Type_free(&spread);
     check("Type_size_c, Type_get_(true_)extent_c", errors);
+
+    errors = 0;
+    MPI_Op op;
+    long long v[3] = {rank, 1, -rank}, total[3] = {0, 0, 0};
+    MPI_Op_create_c(sum_c, 1, &op);
+    MPI_Allreduce(v, total, 3, MPI_LONG_LONG, op, MPI_COMM_WORLD);
+    EXPECT(total[0] == (long long)size * (size - 1) / 2 && total[1] == size && total[2] == -total[0]);
+    /* the host may split the vector; a len read at the wrong width is huge */
+    if (seen_len != -1) EXPECT(seen_len >= 1 && seen_len <= 3 && seen_type == MPI_LONG_LONG);
+    MPI_Op_free(&op);
+    EXPECT(op == MPI_OP_NULL);
+    check("Op_create_c", errors);
+
+    errors = 0;
+    char bbuf[sizeof(int) + MPI_BSEND_OVERHEAD + 64];
+    void *back = NULL;
+    MPI_Count bsize = -1;
+    int msg = rank + 40, echo = -1;
+    MPI_Buffer_attach_c(bbuf, (MPI_Count)sizeof bbuf);
+    MPI_Bsend(&msg, 1, MPI_INT, 0, 4, MPI_COMM_SELF);
+    MPI_Recv(&echo, 1, MPI_INT, 0, 4, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    MPI_Buffer_detach_c(&back, &bsize);
+    EXPECT(echo == rank + 40 && back == bbuf && bsize == (MPI_Count)sizeof bbuf);
+    check("Buffer_attach_c, Buffer_detach_c", errors);
+#endif
+#ifdef MPI_ABI_VERSION
+    /* MPI-5.0's ABI queries: the sizes of the program's own ABI */
+    errors = 0;
+    int major = -1, minor = -1, nkeys = -1;
+    MPI_Abi_get_version(&major, &minor);
+    EXPECT(major == MPI_ABI_VERSION && minor == MPI_ABI_SUBVERSION);
+    MPI_Info abi;
+    MPI_Abi_get_info(&abi);
+    MPI_Info_get_nkeys(abi, &nkeys);
+    EXPECT(nkeys >= 3);
+    const char *keys[3] = {"mpi_aint_size", "mpi_count_size", "mpi_offset_size"};
+    const int sizes[3] = {sizeof(MPI_Aint), sizeof(MPI_Count), sizeof(MPI_Offset)};
+    for (int i = 0; i < 3; i++) {
+        char size[16] = "";
+        MPI_Info_get(abi, keys[i], 15, size, &flag);
+        EXPECT(flag && atoi(size) == sizes[i]);
+    }
+    MPI_Info_free(&abi);
+#ifdef __wasm__
+    /* no Fortran of the library's own: nothing known until the program says */
+    MPI_Info finfo;
+    int t = -1, f = 0, gt = 7, gf = 7, is_set = -1;
+    MPI_Abi_get_fortran_info(&finfo);
+    MPI_Abi_get_fortran_booleans(4, &gt, &gf, &is_set);
+    EXPECT(finfo == MPI_INFO_NULL && is_set == 0 && gt == 7);
+    MPI_Abi_set_fortran_booleans(4, &t, &f);
+    MPI_Abi_get_fortran_booleans(4, &gt, &gf, &is_set);
+    EXPECT(is_set == 1 && gt == -1 && gf == 0);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    EXPECT(MPI_Abi_set_fortran_booleans(3, &t, &f) == MPI_ERR_ARG);
+    MPI_Info_create(&finfo);
+    MPI_Info_set(finfo, "mpi_integer_size", "4");
+    EXPECT(MPI_Abi_set_fortran_info(finfo) == MPI_SUCCESS);
+    EXPECT(MPI_Abi_set_fortran_info(finfo) == MPI_ERR_ABI); /* once only */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Info_free(&finfo);
+    char isize[16] = "";
+    MPI_Abi_get_fortran_info(&finfo);
+    MPI_Info_get(finfo, "mpi_integer_size", 15, isize, &flag);
+    EXPECT(flag && strcmp(isize, "4") == 0);
+    MPI_Info_free(&finfo);
+#endif
+    check("Abi_get_version, Abi_get_info, Abi_*_fortran_*", errors);
 #endif
 #ifdef HAVE_MPI41
     errors = 0;
@@ -159,6 +243,260 @@ static void large_count(void) {
     EXPECT(from[0] == left && from[1] == right);
     MPI_Comm_free(&ring);
     check("large-count (_c) forms", errors);
+}
+#endif
+
+#ifdef HAVE_LARGE_COUNT_V
+/* rank i's block of `count(i)` ints lies at a displacement that runs
+ * backwards through the buffer with a one-int gap, so displacements that
+ * were not widened (or counts read at the wrong width) move the data */
+static MPI_Count vcount(int i) { return i + 1; }
+static MPI_Aint vplace(int i, MPI_Aint *end) {
+    MPI_Aint at = 0;
+    for (int j = size - 1; j > i; j--) at += vcount(j) + 1;
+    if (end) {
+        *end = 0;
+        for (int j = 0; j < size; j++) *end += vcount(j) + 1;
+    }
+    return at;
+}
+
+/* every block holds value(owner, k); everything else is untouched (-1) */
+static int vcheck(const int *buf, MPI_Aint len, int (*value)(int, int)) {
+    int bad = 0;
+    for (MPI_Aint x = 0; x < len; x++) {
+        int want = -1;
+        for (int i = 0; i < size; i++)
+            if (x >= vplace(i, NULL) && x < vplace(i, NULL) + vcount(i)) want = value(i, (int)(x - vplace(i, NULL)));
+        bad += buf[x] != want;
+    }
+    return bad;
+}
+static int owned(int i, int k) { return i * 100 + k; }
+
+static void large_count_v(void) {
+    int errors = 0;
+    MPI_Count counts[size];
+    MPI_Aint displs[size], len;
+    vplace(0, &len);
+    for (int i = 0; i < size; i++) counts[i] = vcount(i), displs[i] = vplace(i, NULL);
+    int mine[size + 1], all[len], back[size + 1];
+    for (int k = 0; k <= size; k++) mine[k] = owned(rank, k), back[k] = -1;
+    for (MPI_Aint x = 0; x < len; x++) all[x] = -1;
+    MPI_Gatherv_c(mine, vcount(rank), MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) EXPECT(vcheck(all, len, owned) == 0);
+    for (MPI_Aint x = 0; x < len; x++) all[x] = -1;
+    MPI_Allgatherv_c(mine, vcount(rank), MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    EXPECT(vcheck(all, len, owned) == 0);
+    MPI_Scatterv_c(all, counts, displs, MPI_INT, back, vcount(rank), MPI_INT, size - 1, MPI_COMM_WORLD);
+    for (int k = 0; k <= size; k++) EXPECT(back[k] == (k < vcount(rank) ? owned(rank, k) : -1));
+    for (MPI_Aint x = 0; x < len; x++) all[x] = -1;
+    MPI_Request r;
+    MPI_Iallgatherv_c(mine, vcount(rank), MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    EXPECT(vcheck(all, len, owned) == 0);
+    check("Gatherv_c, Allgatherv_c, Scatterv_c, Iallgatherv_c", errors);
+
+    /* Alltoallv_c: rank r sends j+1 ints to rank j (r*1000 + j*10 + k),
+     * receives r+1 from each, both in the backwards layout */
+    errors = 0;
+    MPI_Count scounts[size], rcounts[size];
+    MPI_Aint sdispls[size], rdispls[size], slen = 0, rlen = 0;
+    for (int j = size - 1; j >= 0; j--) {
+        scounts[j] = j + 1, sdispls[j] = slen, slen += j + 2;
+        rcounts[j] = rank + 1, rdispls[j] = rlen, rlen += rank + 2;
+    }
+    int sbuf[slen], rbuf[rlen];
+    for (MPI_Aint x = 0; x < slen; x++) sbuf[x] = -2;
+    for (int j = 0; j < size; j++)
+        for (int k = 0; k <= j; k++) sbuf[sdispls[j] + k] = rank * 1000 + j * 10 + k;
+    for (MPI_Aint x = 0; x < rlen; x++) rbuf[x] = -1;
+    MPI_Alltoallv_c(sbuf, scounts, sdispls, MPI_INT, rbuf, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD);
+    for (int j = 0; j < size; j++)
+        for (int k = 0; k <= rank; k++) EXPECT(rbuf[rdispls[j] + k] == j * 1000 + rank * 10 + k);
+    for (int j = 0; j < size; j++) EXPECT(rbuf[rdispls[j] + rank + 1] == -1);
+    check("Alltoallv_c", errors);
+
+    /* Reduce_scatter_c: rank i gets i+1 sums */
+    errors = 0;
+    MPI_Count total = 0, before = 0;
+    for (int i = 0; i < size; i++) total += vcount(i), before += i < rank ? vcount(i) : 0;
+    long long in[total], out[size + 1], iout[size + 1];
+    for (MPI_Count x = 0; x < total; x++) in[x] = rank + x;
+    for (int k = 0; k <= size; k++) out[k] = iout[k] = -1;
+    MPI_Reduce_scatter_c(in, out, counts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Ireduce_scatter_c(in, iout, counts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int k = 0; k <= size; k++) {
+        long long want = k < vcount(rank) ? (long long)size * (before + k) + (long long)size * (size - 1) / 2 : -1;
+        EXPECT(out[k] == want && iout[k] == want);
+    }
+    check("Reduce_scatter_c, Ireduce_scatter_c", errors);
+
+    /* Alltoallw_c and Ialltoallw_c: between ranks i and j, 2 ints or 2
+     * doubles by the parity of i + j, at byte displacements that run
+     * backwards */
+    errors = 0;
+    MPI_Count wcounts[size];
+    MPI_Aint wsd[size], wrd[size];
+    MPI_Datatype wtypes[size];
+    double wsend[2 * size], wrecv[2 * size], wirecv[2 * size];
+    for (int j = 0; j < size; j++) {
+        int dbl = (rank + j) % 2;
+        wcounts[j] = 2, wtypes[j] = dbl ? MPI_DOUBLE : MPI_INT;
+        wsd[j] = wrd[j] = (MPI_Aint)(sizeof(double) * 2 * (size - 1 - j));
+        char *s = (char *)wsend + wsd[j];
+        if (dbl) ((double *)s)[0] = rank + j / 8.0, ((double *)s)[1] = -rank;
+        else ((int *)s)[0] = rank * 10 + j, ((int *)s)[1] = -j;
+    }
+    memset(wrecv, 0xff, sizeof wrecv);
+    memset(wirecv, 0xff, sizeof wirecv);
+    MPI_Alltoallw_c(wsend, wcounts, wsd, wtypes, wrecv, wcounts, wrd, wtypes, MPI_COMM_WORLD);
+    MPI_Ialltoallw_c(wsend, wcounts, wsd, wtypes, wirecv, wcounts, wrd, wtypes, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int j = 0; j < size; j++) {
+        for (int pass = 0; pass < 2; pass++) {
+            char *g = (char *)(pass ? wirecv : wrecv) + wrd[j];
+            if ((rank + j) % 2) EXPECT(((double *)g)[0] == j + rank / 8.0 && ((double *)g)[1] == -j);
+            else EXPECT(((int *)g)[0] == j * 10 + rank && ((int *)g)[1] == -rank);
+        }
+    }
+    check("Alltoallw_c, Ialltoallw_c", errors);
+
+    /* persistent large-count forms, started twice with new data */
+    errors = 0;
+    MPI_Request ag, ar, aw;
+    long long one = 0, sum = -1;
+    MPI_Allgatherv_init_c(mine, vcount(rank), MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &ag);
+    MPI_Allreduce_init_c(&one, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &ar);
+    MPI_Alltoallw_init_c(wsend, wcounts, wsd, wtypes, wrecv, wcounts, wrd, wtypes, MPI_COMM_WORLD, MPI_INFO_NULL, &aw);
+    for (int round = 1; round <= 2; round++) {
+        for (int k = 0; k <= size; k++) mine[k] = owned(rank, k) * round;
+        for (MPI_Aint x = 0; x < len; x++) all[x] = -1;
+        one = (long long)rank * round;
+        memset(wrecv, 0xff, sizeof wrecv);
+        MPI_Request three[3] = {ag, ar, aw};
+        MPI_Start(&ag), MPI_Start(&ar), MPI_Start(&aw);
+        MPI_Waitall(3, three, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < size; i++)
+            for (int k = 0; k < vcount(i); k++) EXPECT(all[vplace(i, NULL) + k] == owned(i, k) * round);
+        EXPECT(sum == (long long)round * size * (size - 1) / 2);
+        EXPECT(memcmp(wrecv, wirecv, sizeof wrecv) == 0);
+    }
+    MPI_Request_free(&ag), MPI_Request_free(&ar), MPI_Request_free(&aw);
+    check("Allgatherv/Allreduce/Alltoallw_init_c", errors);
+
+    /* neighbourhood forms on a periodic ring: 1 int from the left
+     * neighbour, 2 from the right, placed backwards */
+    errors = 0;
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Count ncounts[2] = {1, 2}, nrcounts[2] = {2, 1};
+    MPI_Aint nsd[2] = {3, 0}, nrd[2] = {1, 0}, nsdb[2] = {12, 0}, nrdb[2] = {4, 0};
+    MPI_Datatype ints[2] = {MPI_INT, MPI_INT};
+    /* to the left neighbour (index 0) 1 int, to the right (index 1) 2 */
+    int ns[4] = {rank * 10 + 1, rank * 10 + 2, -7, rank * 10}, nr[3], nwr[3], niwr[3], npr[3];
+    MPI_Neighbor_alltoallv_c(ns, ncounts, nsd, MPI_INT, nr, nrcounts, nrd, MPI_INT, ring);
+    MPI_Neighbor_alltoallw_c(ns, ncounts, nsdb, ints, nwr, nrcounts, nrdb, ints, ring);
+    MPI_Ineighbor_alltoallw_c(ns, ncounts, nsdb, ints, niwr, nrcounts, nrdb, ints, ring, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request np;
+    MPI_Neighbor_alltoallw_init_c(ns, ncounts, nsdb, ints, npr, nrcounts, nrdb, ints, ring, MPI_INFO_NULL, &np);
+    MPI_Start(&np);
+    MPI_Wait(&np, MPI_STATUS_IGNORE);
+    MPI_Request_free(&np);
+    if (size > 2) {
+        /* from the left (sends 2 to its right): left*10+1, left*10+2; from the right: right*10 */
+        int want[3] = {right * 10, left * 10 + 1, left * 10 + 2};
+        for (int k = 0; k < 3; k++) EXPECT(nr[k] == want[k] && nwr[k] == want[k] && niwr[k] == want[k] && npr[k] == want[k]);
+    }
+    MPI_Comm_free(&ring);
+    check("Neighbor_alltoallv/w_c, Ineighbor_alltoallw_c, _init_c", errors);
+}
+#endif
+
+#ifdef HAVE_BUFFERS41
+/* MPI-4.1: buffers attached to a communicator, flushing, automatic buffers */
+static void buffers41(void) {
+    /* receives are posted first: a flush waits until the buffered messages
+     * are out, which a send to oneself is only once it is received */
+    int errors = 0, msg[2] = {rank, -rank}, got[2] = {-1, -1};
+    char cbuf[2 * sizeof msg + 2 * MPI_BSEND_OVERHEAD];
+    void *back = NULL;
+    int bsize = -1;
+    MPI_Comm dup;
+    MPI_Request rr, r;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_attach_buffer(dup, cbuf, (int)sizeof cbuf);
+    MPI_Irecv(got, 2, MPI_INT, left, 5, dup, &rr);
+    MPI_Bsend(msg, 2, MPI_INT, right, 5, dup);
+    MPI_Comm_flush_buffer(dup);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    EXPECT(got[0] == left && got[1] == -left);
+    MPI_Irecv(got, 2, MPI_INT, left, 6, dup, &rr);
+    MPI_Bsend(msg, 2, MPI_INT, right, 6, dup);
+    MPI_Comm_iflush_buffer(dup, &r);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Comm_detach_buffer(dup, &back, &bsize);
+    EXPECT(back == cbuf && bsize == (int)sizeof cbuf);
+    MPI_Count csize = -1;
+    MPI_Comm_attach_buffer_c(dup, cbuf, (MPI_Count)sizeof cbuf - 1);
+    MPI_Comm_detach_buffer_c(dup, &back, &csize);
+    EXPECT(back == cbuf && csize == (MPI_Count)sizeof cbuf - 1);
+    MPI_Comm_free(&dup);
+
+    /* the process's buffer: automatic, flushed both ways */
+    MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0);
+    MPI_Irecv(got, 2, MPI_INT, left, 7, MPI_COMM_WORLD, &rr);
+    MPI_Bsend(msg, 2, MPI_INT, right, 7, MPI_COMM_WORLD);
+    MPI_Buffer_flush();
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Irecv(got, 1, MPI_INT, left, 8, MPI_COMM_WORLD, &rr);
+    MPI_Bsend(msg, 1, MPI_INT, right, 8, MPI_COMM_WORLD);
+    MPI_Buffer_iflush(&r);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Buffer_detach(&back, &bsize);
+    EXPECT(back == MPI_BUFFER_AUTOMATIC && got[0] == left);
+    check("Comm_attach/detach/(i)flush_buffer, Buffer_(i)flush", errors);
+}
+#endif
+
+#ifdef HAVE_PERSISTENT_W
+/* Alltoallw_init and Neighbor_alltoallw_init: the persistent w-forms */
+static void persistent_w(void) {
+    int errors = 0;
+    int counts[size], sd[size], rd[size];
+    MPI_Datatype types[size];
+    int out[size], in[size];
+    for (int j = 0; j < size; j++)
+        counts[j] = 1, types[j] = MPI_INT, sd[j] = rd[j] = (int)sizeof(int) * (size - 1 - j);
+    MPI_Request r;
+    MPI_Alltoallw_init(out, counts, sd, types, in, counts, rd, types, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    for (int round = 1; round <= 2; round++) {
+        for (int j = 0; j < size; j++) out[size - 1 - j] = (rank * 100 + j) * round, in[j] = -1;
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        for (int j = 0; j < size; j++) EXPECT(in[size - 1 - j] == (j * 100 + rank) * round);
+    }
+    MPI_Request_free(&r);
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1}, two[2] = {1, 1}, from[2] = {-1, -1}, mine = rank;
+    MPI_Aint nd[2] = {0, 0}, rdd[2] = {sizeof(int), 0};
+    MPI_Datatype ints[2] = {MPI_INT, MPI_INT};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Neighbor_alltoallw_init(&mine, two, nd, ints, from, two, rdd, ints, ring, MPI_INFO_NULL, &r);
+    for (int round = 1; round <= 2; round++) {
+        mine = rank * round;
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        EXPECT(from[1] == left * round && from[0] == right * round);
+    }
+    MPI_Request_free(&r);
+    MPI_Comm_free(&ring);
+    check("Alltoallw_init, Neighbor_alltoallw_init", errors);
 }
 #endif
 
@@ -284,8 +622,17 @@ int main(int argc, char **argv) {
 #ifdef HAVE_LARGE_COUNT
     if (!strcmp(what, "large-count")) large_count();
 #endif
+#ifdef HAVE_LARGE_COUNT_V
+    if (!strcmp(what, "large-count-v")) large_count_v();
+#endif
 #ifdef HAVE_PERSISTENT
     if (!strcmp(what, "persistent")) persistent();
+#endif
+#ifdef HAVE_PERSISTENT_W
+    if (!strcmp(what, "persistent-w")) persistent_w();
+#endif
+#ifdef HAVE_BUFFERS41
+    if (!strcmp(what, "buffers41")) buffers41();
 #endif
 #ifdef HAVE_PARTITIONED
     if (!strcmp(what, "partitioned")) partitioned(0);

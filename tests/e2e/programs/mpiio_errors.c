@@ -110,6 +110,37 @@ int main(int argc, char **argv) {
                                    MPI_BYTE, &st);
         printf("unexpected: rank %d went on (%s)\n", rank, name_of(class_of(rc)));
         MPI_File_close(&fh);
+    } else if (!strcmp(mode, "empty-type")) {
+        /* a datatype that carries no data moves nothing, whatever the count
+         * (Open MPI's own MPI-IO dies of SIGFPE here natively), collectives
+         * included; a negative view displacement is refused */
+        MPI_Datatype none;
+        MPI_Request r;
+        int n = -1, buf[4] = {7, 7, 7, 7};
+        MPI_Type_contiguous(0, MPI_INT, &none);
+        MPI_Type_commit(&none);
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        MPI_File_write_at_all(fh, 4 * rank, &rank, 1, MPI_INT, &st);
+        rc = MPI_File_read_all(fh, buf, 4, none, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        printf("ok read_all of an empty type returns %s, %d bytes, buffer kept %d\n", name_of(class_of(rc)), n, buf[0] == 7);
+        rc = MPI_File_iread_all(fh, buf, 4, none, &r);
+        MPI_Wait(&r, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        printf("ok iread_all of an empty type returns %s, %d bytes\n", name_of(class_of(rc)), n);
+        rc = MPI_File_write_at(fh, 0, buf, 4, none, &st);
+        MPI_Offset size = -1;
+        MPI_File_get_size(fh, &size);
+        printf("ok write_at of an empty type returns %s, size %d\n", name_of(class_of(rc)), (int)size);
+        MPI_File_close(&fh);
+        /* on a file of one process: a refused collective returns */
+        char name[300];
+        snprintf(name, sizeof name, "%s.%d", path, rank);
+        MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        rc = MPI_File_set_view(fh, -8, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+        printf("ok negative displacement returns %s\n", name_of(class_of(rc)));
+        MPI_File_close(&fh);
+        MPI_Type_free(&none);
     } else if (!strcmp(mode, "fatal")) {
         MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
         MPI_File_open(MPI_COMM_WORLD, "/etc/passwd", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);

@@ -22,12 +22,18 @@ use super::errors::{MpiError, MpiResult};
 use crate::{abi, handles::Table, host_mpi};
 
 /// How a derived type was made, as MPI_Type_get_contents reports it: the
-/// guest's own arguments (32-bit addresses, guest handles).
+/// guest's own arguments (32-bit addresses, guest handles). A type made by
+/// an MPI-4.0 large-count constructor (`_c`) has its counts, displacements
+/// and extents in `counts` (MPI_Type_get_contents_c's
+/// `array_of_large_counts`), as the standard's decoding table has them, and
+/// only its C int arguments (ndims, order, distributions) in `ints`; the
+/// MPI-3 decoding functions refuse such a type (MPI_ERR_TYPE).
 #[derive(Debug)]
 pub struct Contents {
     pub combiner: i32,
     pub ints: Vec<i32>,
     pub aints: Vec<i32>,
+    pub counts: Vec<i64>,
     pub types: Vec<TypeRef>,
 }
 
@@ -168,6 +174,72 @@ pub fn check_count(count: i64) -> MpiResult {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}")));
     }
     Ok(())
+}
+
+/// The width of a guest count argument: C `int` in the MPI-3 functions
+/// (and 32-bit `MPI_Aint`, the same 4 bytes on wasm32), `MPI_Count` in
+/// MPI-4.0's large-count `_c` forms. The constructors, the decoding
+/// functions and pack/unpack are written once over it.
+pub trait Width: Copy + Into<i64> {
+    /// The `_c` form.
+    const LARGE: bool;
+    const BYTES: u64;
+    /// Reads one value at a checked host address (unaligned).
+    ///
+    /// # Safety
+    /// `p` must address `BYTES` readable bytes.
+    unsafe fn read(p: *const u8) -> i64;
+    /// The value as this width, if it fits.
+    fn narrow(v: i64) -> Option<Self>;
+}
+
+impl Width for i32 {
+    const LARGE: bool = false;
+    const BYTES: u64 = 4;
+    unsafe fn read(p: *const u8) -> i64 {
+        (p as *const i32).read_unaligned() as i64
+    }
+    fn narrow(v: i64) -> Option<Self> {
+        i32::try_from(v).ok()
+    }
+}
+
+impl Width for i64 {
+    const LARGE: bool = true;
+    const BYTES: u64 = 8;
+    unsafe fn read(p: *const u8) -> i64 {
+        (p as *const i64).read_unaligned()
+    }
+    fn narrow(v: i64) -> Option<Self> {
+        Some(v)
+    }
+}
+
+/// The `_c` functions are made of the host's int forms, on every host (the
+/// host's `_c` datatype functions are no more capable: they describe the
+/// same layouts): a wasm32 program rarely has a count past INT_MAX, its
+/// memory being 4 GiB. Only a value that does not fit the int form's C int
+/// needs the host's own `_c` function; a host without it (Open MPI 4.1 and
+/// 5 have none of the datatype ones) then fails the call with
+/// MPI_ERR_COUNT. `value` is the first value that does not fit.
+pub(crate) fn need_host_large(function: &'static str, value: i64) -> MpiResult {
+    let host = host_mpi::library::loaded();
+    if host.functions.provided().contains(&function) {
+        return Ok(());
+    }
+    Err(MpiError::new(
+        abi::c::MPI_ERR_COUNT,
+        format!("{value} does not fit the C int of the host's int form, and the host MPI library {} does not provide {function}", host.path),
+    ))
+}
+
+/// `values` as C ints for the host's int form; `None` when one does not
+/// fit and the host's `_c` function (which has it) must be called instead.
+pub(crate) fn host_ints(function: &'static str, values: &[i64]) -> MpiResult<Option<Vec<i32>>> {
+    match values.iter().find(|&&v| i32::try_from(v).is_err()) {
+        None => Ok(Some(values.iter().map(|&v| v as i32).collect())),
+        Some(&big) => need_host_large(function, big).map(|()| None),
+    }
 }
 
 #[cfg(test)]

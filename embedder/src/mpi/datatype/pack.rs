@@ -1,17 +1,27 @@
-//! MPI_Pack/MPI_Unpack and the external32 forms. The packed buffer is
-//! checked as `size` bytes; the typed side by its datatype's true extent.
-//! The external32 forms take 32-bit MPI_Aint sizes and positions.
+//! MPI_Pack/MPI_Unpack and the external32 forms, each written once over
+//! the width of its counts, sizes and positions (`Width`): C int (the
+//! external32 forms: 32-bit MPI_Aint sizes and positions) or MPI-4.0's
+//! MPI_Count (`_c`). The packed buffer is checked as `size` bytes; the typed
+//! side by its datatype's true extent.
+//!
+//! The `_c` forms call the host's int forms whenever the counts (and the
+//! native forms' packed end position) fit a C int, as they nearly always do
+//! in a 4 GiB memory, and the host's `_c` function only otherwise (see
+//! `need_host_large`).
 use wasmer::FunctionEnvMut;
 
+use super::{check_count, need_host_large, Width};
 use crate::{
     abi,
     host_mpi::ffi,
     mpi::{
-        call::call,
+        call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
         MpiEnv,
     },
 };
+
+type Env<'a> = FunctionEnvMut<'a, MpiEnv>;
 
 fn check_position(position: i64, size: i64) -> MpiResult {
     if position < 0 || position > size {
@@ -37,71 +47,167 @@ fn check_room(position: i64, size: i64, packed: i64) -> MpiResult {
 
 /// Bytes of `count` elements of a host datatype in the native packed form
 /// (the data itself: neither Open MPI nor MPICH adds headers).
-fn native_packed(dt: ffi::MPI_Datatype, count: i32) -> i64 {
+fn native_packed(dt: ffi::MPI_Datatype, count: i64) -> i64 {
     let mut size: ffi::MPI_Count = 0;
     unsafe { ffi::MPI_Type_size_x(dt, &mut size) };
-    size as i64 * count.max(0) as i64
+    (size as i64).saturating_mul(count.max(0))
 }
 
-fn external_packed(rep: &std::ffi::CStr, dt: ffi::MPI_Datatype, count: i32) -> MpiResult<i64> {
+/// Whether `value` needs the host's `_c` function `function` (it does not
+/// fit a C int; an error if the host lacks that function).
+fn large(function: &'static str, value: i64) -> MpiResult<bool> {
+    if i32::try_from(value).is_ok() {
+        return Ok(false);
+    }
+    need_host_large(function, value)?;
+    Ok(true)
+}
+
+fn external_packed(rep: &std::ffi::CStr, dt: ffi::MPI_Datatype, count: i64, large: bool) -> MpiResult<i64> {
     let mut size: ffi::MPI_Aint = 0;
-    let rc = unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), count, dt, &mut size) };
+    let mut wide: ffi::MPI_Count = 0;
+    let rc = unsafe {
+        if large {
+            ffi::MPI_Pack_external_size_c(rep.as_ptr(), count, dt, &mut wide)
+        } else {
+            ffi::MPI_Pack_external_size(rep.as_ptr(), count as i32, dt, &mut size)
+        }
+    };
     if rc != 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_ARG, "cannot size the external32 representation"));
     }
-    Ok(size as i64)
+    Ok(if large { wide } else { size as i64 })
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn pack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32, comm: i32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Pack", comm, |cx| {
+pub fn pack(mut env: Env, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32, comm: i32) -> Result<i32, Fatal> {
+    pack_native::<i32>(&mut env, "MPI_Pack", inbuf, incount as i64, datatype, outbuf, outsize as i64, position, comm)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn pack_c(mut env: Env, inbuf: u32, incount: i64, datatype: i32, outbuf: u32, outsize: i64, position: u32, comm: i32) -> Result<i32, Fatal> {
+    pack_native::<i64>(&mut env, "MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position, comm)
+}
+
+/// The host's int form whenever the count and the packed end position fit
+/// a C int: it touches nothing past the end position, so a larger size is
+/// passed on as INT_MAX.
+#[allow(clippy::too_many_arguments)]
+fn pack_native<W: Width>(
+    env: &mut Env,
+    function: &'static str,
+    inbuf: u32,
+    incount: i64,
+    datatype: i32,
+    outbuf: u32,
+    outsize: i64,
+    position: u32,
+    comm: i32,
+) -> Result<i32, Fatal> {
+    call(env, function, comm, |cx| {
         let c = cx.comm(comm)?;
         let dt = cx.datatype(datatype)?;
-        let inp = cx.buffer(inbuf, incount as i64, &dt)?;
+        let inp = cx.buffer(inbuf, incount, &dt)?;
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
-        let mut pos = cx.mem.read_i32(position)?;
-        check_position(pos as i64, outsize as i64)?;
-        check_room(pos as i64, outsize as i64, native_packed(dt.host.0, incount))?;
-        cx.host(unsafe { ffi::MPI_Pack(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
-        Ok(cx.mem.write_i32(position, pos)?)
+        let mut pos = cx.read_width::<W>(position)?;
+        check_position(pos, outsize)?;
+        let packed = native_packed(dt.host.0, incount);
+        check_room(pos, outsize, packed)?;
+        if large(function, incount.max(pos + packed))? {
+            cx.host(unsafe { ffi::MPI_Pack_c(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
+        } else {
+            let mut p = pos as i32;
+            cx.host(unsafe { ffi::MPI_Pack(inp as _, incount as i32, dt.host.0, out as _, int_size(outsize), &mut p, c.host.0) })?;
+            pos = p as i64;
+        }
+        cx.write_width::<W>(position, pos)
     })
 }
 
+/// A buffer size for the host's int form, which touches no byte past the
+/// (checked) packed end: capped at INT_MAX.
+fn int_size(size: i64) -> i32 {
+    size.min(i32::MAX as i64) as i32
+}
+
 #[allow(clippy::too_many_arguments)]
-pub fn unpack(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32, comm: i32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Unpack", comm, |cx| {
+pub fn unpack(mut env: Env, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32, comm: i32) -> Result<i32, Fatal> {
+    unpack_native::<i32>(&mut env, "MPI_Unpack", inbuf, insize as i64, position, outbuf, outcount as i64, datatype, comm)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn unpack_c(mut env: Env, inbuf: u32, insize: i64, position: u32, outbuf: u32, outcount: i64, datatype: i32, comm: i32) -> Result<i32, Fatal> {
+    unpack_native::<i64>(&mut env, "MPI_Unpack_c", inbuf, insize, position, outbuf, outcount, datatype, comm)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn unpack_native<W: Width>(
+    env: &mut Env,
+    function: &'static str,
+    inbuf: u32,
+    insize: i64,
+    position: u32,
+    outbuf: u32,
+    outcount: i64,
+    datatype: i32,
+    comm: i32,
+) -> Result<i32, Fatal> {
+    call(env, function, comm, |cx| {
         let c = cx.comm(comm)?;
         let dt = cx.datatype(datatype)?;
         let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
-        let out = cx.buffer(outbuf, outcount as i64, &dt)?;
-        let mut pos = cx.mem.read_i32(position)?;
-        check_position(pos as i64, insize as i64)?;
-        check_room(pos as i64, insize as i64, native_packed(dt.host.0, outcount))?;
-        cx.host(unsafe { ffi::MPI_Unpack(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
-        Ok(cx.mem.write_i32(position, pos)?)
+        let out = cx.buffer(outbuf, outcount, &dt)?;
+        let mut pos = cx.read_width::<W>(position)?;
+        check_position(pos, insize)?;
+        let packed = native_packed(dt.host.0, outcount);
+        check_room(pos, insize, packed)?;
+        if large(function, outcount.max(pos + packed))? {
+            cx.host(unsafe { ffi::MPI_Unpack_c(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
+        } else {
+            let mut p = pos as i32;
+            cx.host(unsafe { ffi::MPI_Unpack(inp as _, int_size(insize), &mut p, out as _, outcount as i32, dt.host.0, c.host.0) })?;
+            pos = p as i64;
+        }
+        cx.write_width::<W>(position, pos)
     })
 }
 
-pub fn pack_size(mut env: FunctionEnvMut<MpiEnv>, incount: i32, datatype: i32, comm: i32, size: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Pack_size", comm, |cx| {
+pub fn pack_size(mut env: Env, incount: i32, datatype: i32, comm: i32, size: u32) -> Result<i32, Fatal> {
+    pack_size_of::<i32>(&mut env, "MPI_Pack_size", incount as i64, datatype, comm, size)
+}
+
+pub fn pack_size_c(mut env: Env, incount: i64, datatype: i32, comm: i32, size: u32) -> Result<i32, Fatal> {
+    pack_size_of::<i64>(&mut env, "MPI_Pack_size_c", incount, datatype, comm, size)
+}
+
+/// The `_c` form asks the host's int form only when its answer fits an int
+/// (Open MPI's int form truncates a larger one).
+fn pack_size_of<W: Width>(env: &mut Env, function: &'static str, incount: i64, datatype: i32, comm: i32, size: u32) -> Result<i32, Fatal> {
+    call(env, function, comm, |cx| {
         let c = cx.comm(comm)?;
         let dt = cx.datatype(datatype)?;
         dt.check_committed()?;
-        super::check_count(incount as i64)?;
+        check_count(incount)?;
+        cx.mem.range(size, W::BYTES)?;
+        if W::LARGE && large(function, incount.max(native_packed(dt.host.0, incount)))? {
+            let mut s: ffi::MPI_Count = 0;
+            cx.host(unsafe { ffi::MPI_Pack_size_c(incount, dt.host.0, c.host.0, &mut s) })?;
+            return cx.write_width::<W>(size, s);
+        }
         let mut s = 0;
-        cx.host(unsafe { ffi::MPI_Pack_size(incount, dt.host.0, c.host.0, &mut s) })?;
-        Ok(cx.mem.write_i32(size, s)?)
+        cx.host(unsafe { ffi::MPI_Pack_size(incount as i32, dt.host.0, c.host.0, &mut s) })?;
+        cx.write_width::<W>(size, s as i64)
     })
 }
 
 /// The data representation name (only "external32" exists).
-fn datarep(cx: &crate::mpi::call::Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
+fn datarep(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
     cx.cstr(ptr, 64)
 }
 
 /// The host converts its own long double to external32, which would
 /// misread the guest's binary128: refused rather than garbled.
-fn no_binary128(cx: &crate::mpi::call::Ctx, datatype: i32) -> MpiResult {
+fn no_binary128(cx: &Ctx, datatype: i32) -> MpiResult {
     if cx.bridge.holds_binary128(datatype) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
     }
@@ -109,48 +215,121 @@ fn no_binary128(cx: &crate::mpi::call::Ctx, datatype: i32) -> MpiResult {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn pack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Pack_external", abi::c::MPI_COMM_WORLD, |cx| {
+pub fn pack_external(mut env: Env, rep: u32, inbuf: u32, incount: i32, datatype: i32, outbuf: u32, outsize: i32, position: u32) -> Result<i32, Fatal> {
+    pack_external32::<i32>(&mut env, "MPI_Pack_external", rep, inbuf, incount as i64, datatype, outbuf, outsize as i64, position)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn pack_external_c(mut env: Env, rep: u32, inbuf: u32, incount: i64, datatype: i32, outbuf: u32, outsize: i64, position: u32) -> Result<i32, Fatal> {
+    pack_external32::<i64>(&mut env, "MPI_Pack_external_c", rep, inbuf, incount, datatype, outbuf, outsize, position)
+}
+
+/// The host's int form takes 64-bit MPI_Aint sizes and positions: only the
+/// count must fit a C int.
+#[allow(clippy::too_many_arguments)]
+fn pack_external32<W: Width>(
+    env: &mut Env,
+    function: &'static str,
+    rep: u32,
+    inbuf: u32,
+    incount: i64,
+    datatype: i32,
+    outbuf: u32,
+    outsize: i64,
+    position: u32,
+) -> Result<i32, Fatal> {
+    call(env, function, abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
         no_binary128(cx, datatype)?;
-        let inp = cx.buffer(inbuf, incount as i64, &dt)?;
+        let inp = cx.buffer(inbuf, incount, &dt)?;
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
-        let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
-        check_position(pos as i64, outsize as i64)?;
-        check_room(pos as i64, outsize as i64, external_packed(&rep, dt.host.0, incount)?)?;
-        cx.host(unsafe { ffi::MPI_Pack_external(rep.as_ptr(), inp as _, incount, dt.host.0, out as _, outsize as ffi::MPI_Aint, &mut pos) })?;
-        cx.write_aint(position, pos as i64)
+        let mut pos = cx.read_width::<W>(position)?;
+        check_position(pos, outsize)?;
+        let large = large(function, incount)?;
+        check_room(pos, outsize, external_packed(&rep, dt.host.0, incount, large)?)?;
+        if large {
+            cx.host(unsafe { ffi::MPI_Pack_external_c(rep.as_ptr(), inp as _, incount, dt.host.0, out as _, outsize, &mut pos) })?;
+        } else {
+            let mut p = pos as ffi::MPI_Aint;
+            let size = outsize as ffi::MPI_Aint;
+            cx.host(unsafe { ffi::MPI_Pack_external(rep.as_ptr(), inp as _, incount as i32, dt.host.0, out as _, size, &mut p) })?;
+            pos = p as i64;
+        }
+        cx.write_width::<W>(position, pos)
     })
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn unpack_external(mut env: FunctionEnvMut<MpiEnv>, rep: u32, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Unpack_external", abi::c::MPI_COMM_WORLD, |cx| {
+pub fn unpack_external(mut env: Env, rep: u32, inbuf: u32, insize: i32, position: u32, outbuf: u32, outcount: i32, datatype: i32) -> Result<i32, Fatal> {
+    unpack_external32::<i32>(&mut env, "MPI_Unpack_external", rep, inbuf, insize as i64, position, outbuf, outcount as i64, datatype)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn unpack_external_c(mut env: Env, rep: u32, inbuf: u32, insize: i64, position: u32, outbuf: u32, outcount: i64, datatype: i32) -> Result<i32, Fatal> {
+    unpack_external32::<i64>(&mut env, "MPI_Unpack_external_c", rep, inbuf, insize, position, outbuf, outcount, datatype)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn unpack_external32<W: Width>(
+    env: &mut Env,
+    function: &'static str,
+    rep: u32,
+    inbuf: u32,
+    insize: i64,
+    position: u32,
+    outbuf: u32,
+    outcount: i64,
+    datatype: i32,
+) -> Result<i32, Fatal> {
+    call(env, function, abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
         no_binary128(cx, datatype)?;
         let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
-        let out = cx.buffer(outbuf, outcount as i64, &dt)?;
-        let mut pos = cx.mem.read_i32(position)? as ffi::MPI_Aint;
-        check_position(pos as i64, insize as i64)?;
-        check_room(pos as i64, insize as i64, external_packed(&rep, dt.host.0, outcount)?)?;
-        cx.host(unsafe { ffi::MPI_Unpack_external(rep.as_ptr(), inp as _, insize as ffi::MPI_Aint, &mut pos, out as _, outcount, dt.host.0) })?;
-        cx.write_aint(position, pos as i64)
+        let out = cx.buffer(outbuf, outcount, &dt)?;
+        let mut pos = cx.read_width::<W>(position)?;
+        check_position(pos, insize)?;
+        let large = large(function, outcount)?;
+        check_room(pos, insize, external_packed(&rep, dt.host.0, outcount, large)?)?;
+        if large {
+            cx.host(unsafe { ffi::MPI_Unpack_external_c(rep.as_ptr(), inp as _, insize, &mut pos, out as _, outcount, dt.host.0) })?;
+        } else {
+            let mut p = pos as ffi::MPI_Aint;
+            let size = insize as ffi::MPI_Aint;
+            cx.host(unsafe { ffi::MPI_Unpack_external(rep.as_ptr(), inp as _, size, &mut p, out as _, outcount as i32, dt.host.0) })?;
+            pos = p as i64;
+        }
+        cx.write_width::<W>(position, pos)
     })
 }
 
-pub fn pack_external_size(mut env: FunctionEnvMut<MpiEnv>, rep: u32, incount: i32, datatype: i32, size: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Pack_external_size", abi::c::MPI_COMM_WORLD, |cx| {
+pub fn pack_external_size(mut env: Env, rep: u32, incount: i32, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    pack_external_size_of::<i32>(&mut env, "MPI_Pack_external_size", rep, incount as i64, datatype, size)
+}
+
+pub fn pack_external_size_c(mut env: Env, rep: u32, incount: i64, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    pack_external_size_of::<i64>(&mut env, "MPI_Pack_external_size_c", rep, incount, datatype, size)
+}
+
+fn pack_external_size_of<W: Width>(env: &mut Env, function: &'static str, rep: u32, incount: i64, datatype: i32, size: u32) -> Result<i32, Fatal> {
+    call(env, function, abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
         dt.check_committed()?;
         // Open MPI takes a negative count as a huge one and loops for hours
-        super::check_count(incount as i64)?;
-        cx.mem.range(size, 4)?;
+        check_count(incount)?;
+        cx.mem.range(size, W::BYTES)?;
         let mut s: ffi::MPI_Aint = 0;
-        cx.host(unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), incount, dt.host.0, &mut s) })?;
-        cx.write_aint(size, s as i64)
+        let mut wide: ffi::MPI_Count = 0;
+        if large(function, incount)? {
+            cx.host(unsafe { ffi::MPI_Pack_external_size_c(rep.as_ptr(), incount, dt.host.0, &mut wide) })?;
+        } else {
+            cx.host(unsafe { ffi::MPI_Pack_external_size(rep.as_ptr(), incount as i32, dt.host.0, &mut s) })?;
+            wide = s as i64;
+        }
+        // a 32-bit MPI_Aint cannot hold more (the _c form has it)
+        cx.write_width::<W>(size, wide)
     })
 }
 

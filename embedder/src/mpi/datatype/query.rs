@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use wasmer::FunctionEnvMut;
 
-use super::{TypeMeta, TypeRef};
+use super::{Contents, TypeMeta, TypeRef, Width};
 use crate::{
     abi,
     handles::USER_BASE,
@@ -202,18 +202,58 @@ pub fn type_ub(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, displacement: u32
 }
 
 pub fn type_get_envelope(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, num_integers: u32, num_addresses: u32, num_datatypes: u32, combiner: u32) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Type_get_envelope", WORLD, |cx| {
+    envelope::<i32>(&mut env, "MPI_Type_get_envelope", datatype, [num_integers, num_addresses, 0, num_datatypes], combiner)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn type_get_envelope_c(
+    mut env: FunctionEnvMut<MpiEnv>,
+    datatype: i32,
+    num_integers: u32,
+    num_addresses: u32,
+    num_large_counts: u32,
+    num_datatypes: u32,
+    combiner: u32,
+) -> Result<i32, Fatal> {
+    envelope::<i64>(&mut env, "MPI_Type_get_envelope_c", datatype, [num_integers, num_addresses, num_large_counts, num_datatypes], combiner)
+}
+
+/// MPI-4.0: a type made by a `_c` constructor has large counts, which the
+/// MPI-3 decoding functions cannot return: they fail with MPI_ERR_TYPE (MPI
+/// 4.0 errata, mpi-forum/mpi-issues#327; MPICH 4.0.2 says MPI_ERR_OTHER,
+/// MPICH 4.2 on MPI_ERR_TYPE).
+fn decodable<W: Width>(function: &str, contents: &Contents) -> MpiResult {
+    if !W::LARGE && !contents.counts.is_empty() {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_TYPE,
+            format!("the datatype was made by a large-count (_c) constructor: decode it with {function}_c"),
+        ));
+    }
+    Ok(())
+}
+
+/// `nums`: num_integers, num_addresses, num_large_counts (`_c` only) and
+/// num_datatypes, of width `W`.
+fn envelope<W: Width>(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, nums: [u32; 4], combiner: u32) -> Result<i32, Fatal> {
+    call(env, function, WORLD, |cx| {
         cx.datatype(datatype)?;
-        for p in [num_integers, num_addresses, num_datatypes, combiner] {
-            cx.mem.range(p, 4)?;
+        let outs: Vec<u32> = nums.iter().enumerate().filter(|&(i, _)| i != 2 || W::LARGE).map(|(_, &p)| p).collect();
+        for &p in &outs {
+            cx.mem.range(p, W::BYTES)?;
         }
-        let (ni, na, nd, c) = match cx.bridge.type_meta.get(&datatype) {
-            Some(m) => (m.contents.ints.len(), m.contents.aints.len(), m.contents.types.len(), m.contents.combiner),
-            None => (0, 0, 0, abi::c::MPI_COMBINER_NAMED),
+        cx.mem.range(combiner, 4)?;
+        let (n, c) = match cx.bridge.type_meta.get(&datatype) {
+            Some(m) => {
+                decodable::<W>(function, &m.contents)?;
+                let k = &m.contents;
+                ([k.ints.len(), k.aints.len(), k.counts.len(), k.types.len()], k.combiner)
+            }
+            None => ([0; 4], abi::c::MPI_COMBINER_NAMED),
         };
-        cx.mem.write_i32(num_integers, ni as i32)?;
-        cx.mem.write_i32(num_addresses, na as i32)?;
-        cx.mem.write_i32(num_datatypes, nd as i32)?;
+        let values: Vec<usize> = n.iter().enumerate().filter(|&(i, _)| i != 2 || W::LARGE).map(|(_, &v)| v).collect();
+        for (&p, &v) in outs.iter().zip(&values) {
+            cx.write_width::<W>(p, v as i64)?;
+        }
         Ok(cx.mem.write_i32(combiner, c)?)
     })
 }
@@ -230,23 +270,54 @@ pub fn type_get_contents(
     addresses: u32,
     datatypes: u32,
 ) -> Result<i32, Fatal> {
-    call(&mut env, "MPI_Type_get_contents", WORLD, |cx| {
+    let max = [max_integers, max_addresses, 0, max_datatypes].map(i64::from);
+    contents::<i32>(&mut env, "MPI_Type_get_contents", datatype, max, [integers, addresses, 0, datatypes])
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn type_get_contents_c(
+    mut env: FunctionEnvMut<MpiEnv>,
+    datatype: i32,
+    max_integers: i64,
+    max_addresses: i64,
+    max_large_counts: i64,
+    max_datatypes: i64,
+    integers: u32,
+    addresses: u32,
+    large_counts: u32,
+    datatypes: u32,
+) -> Result<i32, Fatal> {
+    let max = [max_integers, max_addresses, max_large_counts, max_datatypes];
+    contents::<i64>(&mut env, "MPI_Type_get_contents_c", datatype, max, [integers, addresses, large_counts, datatypes])
+}
+
+/// `max` and `arrays`: integers, addresses (32-bit guest MPI_Aint in both
+/// forms), large counts (`_c` only) and datatypes.
+fn contents<W: Width>(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, max: [i64; 4], arrays: [u32; 4]) -> Result<i32, Fatal> {
+    call(env, function, WORLD, |cx| {
         cx.datatype(datatype)?;
         let Some(contents) = cx.bridge.type_meta.get(&datatype).map(|m| m.contents.clone()) else {
             return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "a predefined datatype has no contents (its combiner is MPI_COMBINER_NAMED)"));
         };
-        let (ni, na, nd) = (contents.ints.len(), contents.aints.len(), contents.types.len());
-        if (max_integers as i64) < ni as i64 || (max_addresses as i64) < na as i64 || (max_datatypes as i64) < nd as i64 {
-            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("the arrays must hold {ni} integers, {na} addresses and {nd} datatypes")));
+        decodable::<W>(function, &contents)?;
+        let (ni, na, nc, nd) = (contents.ints.len(), contents.aints.len(), contents.counts.len(), contents.types.len());
+        if max[0] < ni as i64 || max[1] < na as i64 || max[2] < nc as i64 || max[3] < nd as i64 {
+            let large = if W::LARGE { format!(", {nc} large counts") } else { String::new() };
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("the arrays must hold {ni} integers, {na} addresses{large} and {nd} datatypes")));
         }
+        let [integers, addresses, large_counts, datatypes] = arrays;
         cx.mem.range(integers, ni as u64 * 4)?;
         cx.mem.range(addresses, na as u64 * 4)?;
+        cx.mem.range(large_counts, nc as u64 * 8)?;
         cx.mem.range(datatypes, nd as u64 * 4)?;
         for (i, v) in contents.ints.iter().enumerate() {
             cx.mem.write_i32(integers + 4 * i as u32, *v)?;
         }
         for (i, v) in contents.aints.iter().enumerate() {
             cx.mem.write_i32(addresses + 4 * i as u32, *v)?;
+        }
+        for (i, v) in contents.counts.iter().enumerate() {
+            cx.write_int(large_counts + 8 * i as u32, *v)?;
         }
         for (i, t) in contents.types.iter().enumerate() {
             let handle = match t {

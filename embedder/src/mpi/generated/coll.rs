@@ -47,7 +47,7 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
-        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
 }
 
@@ -73,7 +73,7 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
-        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
 
@@ -95,7 +95,7 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
-        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
 
@@ -119,7 +119,7 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
 
@@ -170,7 +170,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
 
@@ -264,7 +264,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -298,7 +298,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -328,7 +328,7 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -360,7 +360,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -412,7 +412,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -809,7 +809,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -845,7 +845,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_, displs_, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -877,7 +877,7 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -911,7 +911,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -966,7 +966,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -1019,6 +1019,422 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatterv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoallv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
+    })
+}
+
+pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Igatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Igatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iscatterv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Iallgatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ialltoallv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ireduce_scatter_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_bcast_init_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Bcast_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Bcast_init_c(buffer_ as _, count, datatype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gather_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Gather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatter_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgather_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoall_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allreduce_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_block_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scan_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Exscan_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Gatherv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Scatterv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let root_ = cx.rank(root, false)?;
+        let (root_args, other_args) = comm_.root_roles(root);
+        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Allgatherv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Alltoallv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.peers;
+        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Reduce_scatter_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let n = comm_.local;
+        let datatype_ = cx.datatype(datatype)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let op_ = cx.op(op)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })

@@ -15,7 +15,7 @@ pub fn mpi_file_read(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -28,7 +28,7 @@ pub fn mpi_file_read_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -41,7 +41,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -54,7 +54,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -67,7 +67,7 @@ pub fn mpi_file_write(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -80,7 +80,7 @@ pub fn mpi_file_write_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -93,7 +93,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -106,7 +106,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -119,7 +119,7 @@ pub fn mpi_file_read_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -132,7 +132,7 @@ pub fn mpi_file_write_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -145,7 +145,7 @@ pub fn mpi_file_read_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -158,7 +158,7 @@ pub fn mpi_file_write_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -171,7 +171,7 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -184,7 +184,7 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -197,7 +197,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -210,7 +210,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -223,7 +223,7 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -236,7 +236,7 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -249,7 +249,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -262,7 +262,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -275,7 +275,7 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -288,7 +288,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -299,7 +299,7 @@ pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -322,7 +322,7 @@ pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -345,7 +345,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin(fh_.0, offset, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -368,7 +368,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin(fh_.0, offset, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -391,7 +391,7 @@ pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -414,7 +414,7 @@ pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, bu
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -439,7 +439,7 @@ pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -452,7 +452,7 @@ pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -465,7 +465,7 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -478,7 +478,7 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -491,7 +491,7 @@ pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -504,7 +504,7 @@ pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -517,7 +517,7 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -530,7 +530,7 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -543,7 +543,7 @@ pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -556,7 +556,7 @@ pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -569,7 +569,7 @@ pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -582,7 +582,7 @@ pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -595,7 +595,7 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -608,7 +608,7 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -621,7 +621,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -634,7 +634,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -647,7 +647,7 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -660,7 +660,7 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -673,7 +673,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -686,7 +686,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -699,7 +699,7 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -712,7 +712,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, count, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -723,7 +723,7 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin_c(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -734,7 +734,7 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin_c(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -745,7 +745,7 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin_c(fh_.0, offset, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -756,7 +756,7 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin_c(fh_.0, offset, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -767,7 +767,7 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin_c(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })
@@ -778,7 +778,7 @@ pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin_c(fh_.0, buf_ as _, count, datatype_.host.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
         cx.split_begin(fh, buf)?;
         Ok(())
     })

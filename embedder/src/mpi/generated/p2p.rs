@@ -532,6 +532,40 @@ pub fn mpi_parrived(mut env: FunctionEnvMut<MpiEnv>, request: i32, partition: i3
     })
 }
 
+pub fn mpi_buffer_flush(mut env: FunctionEnvMut<MpiEnv>, ) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Buffer_flush", abi::c::MPI_COMM_WORLD, |cx| {
+        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_flush() })
+    })
+}
+
+pub fn mpi_buffer_iflush(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Buffer_iflush", abi::c::MPI_COMM_WORLD, |cx| {
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Buffer_iflush(&mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_comm_flush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_flush_buffer", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_flush_buffer(comm_.host.0) })
+    })
+}
+
+pub fn mpi_comm_iflush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Comm_iflush_buffer", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Comm_iflush_buffer(comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
 pub fn mpi_send_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Send_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;

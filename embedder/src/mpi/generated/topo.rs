@@ -284,7 +284,7 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
-        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
 
@@ -308,7 +308,7 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
         let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
         let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
-        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
 
@@ -336,7 +336,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -368,7 +368,7 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -448,7 +448,7 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_, displs_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })
@@ -482,7 +482,133 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init(sendbuf_ as _, sendcounts_, sdispls_, sendtype_, recvbuf_ as _, recvcounts_, rdispls_, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_allgatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_alltoallv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
+    })
+}
+
+pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ineighbor_allgatherv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Ineighbor_alltoallv_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.out_request(request, request_, false)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_allgather_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_allgatherv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_alltoall_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.out_request(request, request_, true)?;
+        Ok(())
+    })
+}
+
+pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
+    call(&mut env, "MPI_Neighbor_alltoallv_init_c", comm, |cx| {
+        let comm_ = cx.comm(comm)?;
+        let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
+        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
+        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
+        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
+        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
+        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        let info_ = cx.info(info)?;
+        cx.mem.range(request, 4)?;
+        let mut request_ = host_mpi::null_request();
+        cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
     })

@@ -2,7 +2,7 @@
 //! host address goes to MPI, and int arrays copied where guest code could
 //! change them while the host reads them.
 use super::super::{
-    call::Ctx,
+    call::{Ctx, HostArray},
     datatype::{self, DatatypeEntry},
     errors::{MpiError, MpiResult},
 };
@@ -79,13 +79,28 @@ impl Ctx<'_> {
     pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
-        let (counts, displs) = (self.ints(counts, n)?, self.ints(displs, n)?);
-        self.hull_at(ptr, vhull(counts.zip(displs), dt)?)
+        let blocks = self.ints(counts, n)?.map(i64::from).zip(self.ints(displs, n)?.map(i64::from));
+        self.hull_at(ptr, vhull(blocks, dt)?)
+    }
+
+    /// The large-count form's v-collective buffer: MPI_Count counts, guest
+    /// (32-bit) MPI_Aint displacements.
+    pub fn vbuffer_c(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        self.not_in_place(ptr)?;
+        dt.check_committed()?;
+        let blocks = self.counts(counts, n)?.zip(self.ints(displs, n)?.map(i64::from));
+        self.hull_at(ptr, vhull(blocks, dt)?)
     }
 
     /// `n` guest ints at `ptr`, checked, read one by one (unaligned).
     fn ints(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i32> + '_> {
         let base = self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32;
+        Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
+    }
+
+    /// `n` guest MPI_Count values at `ptr`, checked, read one by one.
+    fn counts(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i64> + '_> {
+        let base = self.mem.range(ptr, n.max(0) as u64 * 8)? as *const i64;
         Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
     }
 
@@ -98,8 +113,27 @@ impl Ctx<'_> {
     pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
         let copy: Box<[i32]> = self.ints(ptr, n)?.collect();
         let p = copy.as_ptr();
-        self.arrays.push(copy); // a Box's contents never move
+        self.arrays.push(HostArray::Int(copy)); // a Box's contents never move
         Ok(p)
+    }
+
+    /// A guest MPI_Count array for the host, copied as `int_array` is.
+    pub fn count_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
+        let copy: Box<[i64]> = self.counts(ptr, n)?.collect();
+        Ok(self.keep_wide(copy))
+    }
+
+    /// A guest MPI_Aint array (32-bit) widened to the host's, sign-extended
+    /// (MPI_Aint is signed), copied as `int_array` is.
+    pub fn aint_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
+        let copy: Box<[i64]> = self.ints(ptr, n)?.map(i64::from).collect();
+        Ok(self.keep_wide(copy))
+    }
+
+    fn keep_wide(&mut self, copy: Box<[i64]>) -> *const i64 {
+        let p = copy.as_ptr();
+        self.arrays.push(HostArray::Wide(copy));
+        p
     }
 
     /// A guest int array the host writes (results, no guest code runs
@@ -111,6 +145,16 @@ impl Ctx<'_> {
 
     pub fn sum_ints(&self, ptr: u32, n: i64) -> MpiResult<i64> {
         Ok(self.ints(ptr, n)?.map(i64::from).sum())
+    }
+
+    /// The sum of `n` guest MPI_Count values (saturating: a sum past the
+    /// memory fails the buffer check anyway).
+    pub fn sum_counts(&self, ptr: u32, n: i64) -> MpiResult<i64> {
+        Ok(self.counts(ptr, n)?.fold(0i64, i64::saturating_add))
+    }
+
+    pub fn count_at(&self, ptr: u32, index: i32) -> MpiResult<i64> {
+        Ok(self.counts(ptr.wrapping_add(8 * index as u32), 1)?.next().unwrap_or(0))
     }
 
     pub fn int_at(&self, ptr: u32, index: i32) -> MpiResult<i32> {
@@ -131,11 +175,11 @@ impl Ctx<'_> {
 
 /// The hull of a v-collective's blocks: `(count, displacement)` pairs, a
 /// block being `count` elements of `dt` at `displacement` extents.
-fn vhull(blocks: impl Iterator<Item = (i32, i32)>, dt: &DatatypeEntry) -> MpiResult<(i128, i128)> {
+fn vhull(blocks: impl Iterator<Item = (i64, i64)>, dt: &DatatypeEntry) -> MpiResult<(i128, i128)> {
     let (mut lo, mut hi) = (i128::MAX, i128::MIN);
     for (c, d) in blocks {
-        datatype::check_count(c as i64)?;
-        let (l, h) = dt.hull(c as i64);
+        datatype::check_count(c)?;
+        let (l, h) = dt.hull(c);
         if l < h {
             let at = d as i128 * dt.extent as i128;
             (lo, hi) = (lo.min(at + l), hi.max(at + h));
@@ -218,7 +262,7 @@ mod span_tests {
         assert_eq!(class(vhull([(1, 0), (-1, 0)].into_iter(), &up)), abi::c::MPI_ERR_COUNT);
         // the extremes stay exact in i128
         let far = DatatypeEntry { extent: i64::MIN, ..up };
-        let (lo, _) = vhull([(i32::MAX, i32::MAX)].into_iter(), &far).unwrap();
+        let (lo, _) = vhull([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far).unwrap();
         assert_eq!(lo, (i32::MAX as i128 + i32::MAX as i128 - 1) * i64::MIN as i128);
     }
 
@@ -265,7 +309,7 @@ mod int_array_tests {
         let entry = cx.request_entry(host_mpi::null_request(), false);
         assert_eq!(entry.arrays.len(), 1);
         assert!(cx.arrays.is_empty(), "the request took them");
-        assert_eq!(unsafe { *entry.arrays[0].as_ptr() }, 1);
+        assert!(matches!(&entry.arrays[0], HostArray::Int(a) if a[0] == 1));
         // outputs stay in place
         assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
     }

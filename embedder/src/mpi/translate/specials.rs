@@ -253,11 +253,17 @@ impl Ctx<'_> {
         Ok(host_mpi::constants().int(name))
     }
 
-    /// A view displacement: MPI_DISPLACEMENT_CURRENT is the host's.
-    pub fn displacement(&self, disp: i64) -> i64 {
+    /// A view displacement: MPI_DISPLACEMENT_CURRENT is the host's; others
+    /// are byte offsets, never negative (Open MPI's OMPIO takes a negative
+    /// one and later divides by it: i64::MIN ended a fuzzed run with SIGFPE
+    /// in MPI_File_iread_all; ROMIO refuses it as MPI_ERR_ARG, so do we).
+    pub fn displacement(&self, disp: i64) -> MpiResult<i64> {
         if disp == abi::c::MPI_DISPLACEMENT_CURRENT as i64 {
-            return host_mpi::constants().int("MPI_DISPLACEMENT_CURRENT") as i64;
+            return Ok(host_mpi::constants().int("MPI_DISPLACEMENT_CURRENT") as i64);
         }
-        disp
+        if disp < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative view displacement {disp}")));
+        }
+        Ok(disp)
     }
 }
