@@ -31,7 +31,10 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let _enter = runtime.enter();
     let mut store = Store::new(loaded.engine.clone());
 
-    let mpi_env = FunctionEnv::new(&mut store, MpiEnv::new());
+    // the guest's argv as WASI gives it: the module's file name, then its arguments
+    let program = path.file_name().map_or(b"main.wasm".to_vec(), |n| n.as_encoded_bytes().to_vec());
+    let guest_args = std::iter::once(program).chain(args.args().iter().map(|a| a.as_encoded_bytes().to_vec())).collect();
+    let mpi_env = FunctionEnv::new(&mut store, MpiEnv::with_args(guest_args));
     let mut imports = Imports::new();
     mpi::register(&mut store, &mpi_env, &mut imports);
     let mut missing = Vec::new();

@@ -24,7 +24,8 @@ pub fn init(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32) -> Result<i
             return Err(already_initialized());
         }
         cx.host(host_mpi::init())?;
-        cx.bridge.on_init()
+        cx.bridge.on_init()?;
+        super::info::publish_environment(cx)
     })
 }
 
@@ -54,6 +55,7 @@ pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, requ
         let mut host_provided = 0;
         cx.host(host_mpi::init_thread(required, &mut host_provided))?;
         cx.bridge.on_init()?;
+        super::info::publish_environment(cx)?;
         let level = thread_level(host_provided, false).unwrap_or(abi::c::MPI_THREAD_SINGLE);
         Ok(cx.mem.write_i32(provided, level)?)
     })

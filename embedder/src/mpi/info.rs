@@ -1,6 +1,6 @@
 //! Info objects: key/value strings copied across, handles in the bridge's
 //! info table.
-use std::ffi::CStr;
+use std::ffi::{CStr, CString};
 
 use wasmer::FunctionEnvMut;
 
@@ -13,7 +13,7 @@ use crate::{abi, host_mpi, host_mpi::ffi};
 
 const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 const MAX_KEY: usize = abi::c::MPI_MAX_INFO_KEY as usize;
-const MAX_VAL: usize = abi::c::MPI_MAX_INFO_VAL as usize;
+pub(super) const MAX_VAL: usize = abi::c::MPI_MAX_INFO_VAL as usize;
 
 fn key(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
     cx.cstr(ptr, MAX_KEY).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_KEY, e.detail))
@@ -166,3 +166,76 @@ pub fn get_nthkey(mut env: FunctionEnvMut<MpiEnv>, info: i32, n: i32, k: u32) ->
         Ok(())
     })
 }
+
+/// The environment info of a process started with guest arguments `args`
+/// (MPI_INFO_ENV, MPI_Info_create_env), as the guest sees it: `command`
+/// (args[0]) and `argv` (the others, joined by spaces) when given;
+/// `maxprocs` and `soft` (the job's process count: MPI_COMM_WORLD's size,
+/// or the mpi://WORLD process set's of an open session; no launcher gives a
+/// soft range, so it is maxprocs, as Open MPI says); `host` (the processor
+/// name); `arch` (the host CPU's, which runs the guest); `thread_level`
+/// (MPI_THREAD_SINGLE, MPI_Init's). `wdir` and `file` are not set, nor the
+/// host library's own keys: the guest sees no host path (Open MPI's
+/// MPI_INFO_ENV has the host's working directory and session directory).
+pub(super) fn environment(cx: &Ctx, args: &[Vec<u8>]) -> MpiResult<host_mpi::Info> {
+    let max_val = host_mpi::constants().int("MPI_MAX_INFO_VAL").min(abi::c::MPI_MAX_INFO_VAL) as usize - 1;
+    let procs = job_size(cx)?;
+    let (rc, host_name) = host_mpi::processor_name();
+    cx.host(rc)?;
+    let mut pairs: Vec<(&str, Vec<u8>)> = Vec::new();
+    if let Some(command) = args.first() {
+        pairs.push(("command", command.clone()));
+    }
+    if args.len() > 1 {
+        pairs.push(("argv", args[1..].join(&b' ')));
+    }
+    pairs.push(("maxprocs", procs.to_string().into_bytes()));
+    pairs.push(("soft", procs.to_string().into_bytes()));
+    pairs.push(("host", host_name));
+    pairs.push(("arch", std::env::consts::ARCH.as_bytes().to_vec()));
+    pairs.push(("thread_level", b"MPI_THREAD_SINGLE".to_vec()));
+    let mut i = host_mpi::null_info();
+    cx.host(unsafe { ffi::MPI_Info_create(&mut i.0) })?;
+    for (k, mut v) in pairs {
+        v.truncate(max_val);
+        v.retain(|&b| b != 0);
+        let (k, v) = (CString::new(k).expect("no NUL"), CString::new(v).expect("NULs removed"));
+        if let Err(e) = cx.host(unsafe { ffi::MPI_Info_set(i.0, k.as_ptr(), v.as_ptr()) }) {
+            unsafe { ffi::MPI_Info_free(&mut i.0) };
+            return Err(e);
+        }
+    }
+    Ok(i)
+}
+
+/// Makes MPI_INFO_ENV the guest's environment info (once: at MPI_Init or
+/// the first MPI_Session_init), instead of the host library's.
+pub(super) fn publish_environment(cx: &mut Ctx) -> MpiResult {
+    if cx.bridge.env_info_published {
+        return Ok(());
+    }
+    let args = cx.bridge.guest_args.clone();
+    let info = environment(cx, &args)?;
+    cx.bridge.infos.set_predefined(abi::c::MPI_INFO_ENV, info);
+    cx.bridge.env_info_published = true;
+    Ok(())
+}
+
+/// How many processes the job has: MPI_COMM_WORLD's size, else the
+/// mpi://WORLD process set's of the first open session.
+fn job_size(cx: &Ctx) -> MpiResult<i32> {
+    let mut size = 0;
+    if cx.bridge.world {
+        cx.host(host_mpi::comm_size(host_mpi::constants().comm_world, &mut size))?;
+        return Ok(size);
+    }
+    let s = cx.bridge.sessions.user_handles().next().and_then(|h| cx.bridge.sessions.get(h)).map(|e| e.host);
+    let s = s.ok_or_else(|| cx.bridge.not_running())?;
+    let mut g = host_mpi::null_group();
+    cx.host(unsafe { ffi::MPI_Group_from_session_pset(s.0, c"mpi://WORLD".as_ptr(), &mut g.0) })?;
+    let rc = unsafe { ffi::MPI_Group_size(g.0, &mut size) };
+    unsafe { ffi::MPI_Group_free(&mut g.0) };
+    cx.host(rc)?;
+    Ok(size)
+}
+

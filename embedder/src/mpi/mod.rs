@@ -58,6 +58,14 @@ impl MpiEnv {
         Self { fns: None, known_size: 0, bridge: Bridge::new() }
     }
 
+    /// With the guest's arguments (its program name first), which
+    /// MPI_INFO_ENV describes.
+    pub fn with_args(args: Vec<Vec<u8>>) -> Self {
+        let mut env = Self::new();
+        env.bridge.guest_args = args;
+        env
+    }
+
     /// Connects the bridge to the instance's memory and exports.
     pub fn attach(&mut self, fns: GuestFns) {
         self.fns = Some(Rc::new(fns));

@@ -201,7 +201,9 @@ pub fn session_init(mut env: FunctionEnvMut<MpiEnv>, info: i32, errhandler: i32,
         cx.bridge.ready = true;
         cx.bridge.retain_errhandler(errhandler);
         let h = cx.bridge.sessions.insert(SessionEntry { host: s, errhandler });
-        Ok(cx.mem.write_i32(session, h)?)
+        cx.mem.write_i32(session, h)?;
+        // MPI_INFO_ENV describes the job, which the session now knows
+        super::info::publish_environment(cx)
     })
 }
 
@@ -418,17 +420,7 @@ pub fn session_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, er
 
 /// MPI-4.0's MPI_Info_create_env, made by the embedder on every host (Open
 /// MPI 4.1 has none, and a host's own would describe the embedder's
-/// process): the keys MPI_INFO_ENV has for a process started with these
-/// arguments, as the guest sees it —
-/// `command` (argv[0]) and `argv` (the others, joined by spaces) when given;
-/// `maxprocs` and `soft` (the job's process count: MPI_COMM_WORLD's size,
-/// or the mpi://WORLD process set's of an open session; no launcher gives
-/// a soft range, so it is maxprocs, as Open MPI says); `host` (the
-/// processor name); `arch` (the host CPU's, which runs the guest);
-/// `thread_level` (MPI_THREAD_SINGLE, MPI_Init's). `wdir` and `file` are
-/// not set: the guest sees no host path, and no launch file exists. Info
-/// objects are the host's, so MPI must be running (after MPI_Init or
-/// MPI_Session_init), as for MPI_Info_create.
+/// process): the keys `info::environment` gives for these arguments.
 pub fn info_create_env(mut env: FunctionEnvMut<MpiEnv>, argc: i32, argv: u32, info: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Info_create_env", On::Nothing, |cx| {
         cx.require_running()?;
@@ -436,60 +428,16 @@ pub fn info_create_env(mut env: FunctionEnvMut<MpiEnv>, argc: i32, argv: u32, in
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative argc {argc}")));
         }
         cx.mem.range(info, 4)?;
-        let max_val = host_mpi::constants().int("MPI_MAX_INFO_VAL").min(abi::c::MPI_MAX_INFO_VAL) as usize - 1;
         let mut args = Vec::new();
         if argv != 0 {
             for k in 0..argc as u32 {
                 let p = cx.mem.read_i32(argv.wrapping_add(4 * k))? as u32;
-                args.push(cx.cstr(p, max_val)?.into_bytes());
+                args.push(cx.cstr(p, super::info::MAX_VAL - 1)?.into_bytes());
             }
         }
-        let procs = job_size(cx)?;
-        let (rc, host_name) = host_mpi::processor_name();
-        cx.host(rc)?;
-        let mut pairs: Vec<(&str, Vec<u8>)> = Vec::new();
-        if let Some(command) = args.first() {
-            pairs.push(("command", command.clone()));
-        }
-        if args.len() > 1 {
-            pairs.push(("argv", args[1..].join(&b' ')));
-        }
-        pairs.push(("maxprocs", procs.to_string().into_bytes()));
-        pairs.push(("soft", procs.to_string().into_bytes()));
-        pairs.push(("host", host_name));
-        pairs.push(("arch", std::env::consts::ARCH.as_bytes().to_vec()));
-        pairs.push(("thread_level", b"MPI_THREAD_SINGLE".to_vec()));
-        let mut i = host_mpi::null_info();
-        cx.host(unsafe { ffi::MPI_Info_create(&mut i.0) })?;
-        for (k, mut v) in pairs {
-            v.truncate(max_val);
-            v.retain(|&b| b != 0);
-            let (k, v) = (CString::new(k).expect("no NUL"), CString::new(v).expect("NULs removed"));
-            if let Err(e) = cx.host(unsafe { ffi::MPI_Info_set(i.0, k.as_ptr(), v.as_ptr()) }) {
-                unsafe { ffi::MPI_Info_free(&mut i.0) };
-                return Err(e);
-            }
-        }
+        let i = super::info::environment(cx, &args)?;
         cx.out_info(info, i)
     })
-}
-
-/// How many processes the job has: MPI_COMM_WORLD's size, else the
-/// mpi://WORLD process set's of the first open session.
-fn job_size(cx: &Ctx) -> MpiResult<i32> {
-    let mut size = 0;
-    if cx.bridge.world {
-        cx.host(host_mpi::comm_size(host_mpi::constants().comm_world, &mut size))?;
-        return Ok(size);
-    }
-    let s = cx.bridge.sessions.user_handles().next().and_then(|h| cx.bridge.sessions.get(h)).map(|e| e.host);
-    let s = s.ok_or_else(|| cx.bridge.not_running())?;
-    let mut g = host_mpi::null_group();
-    cx.host(unsafe { ffi::MPI_Group_from_session_pset(s.0, c"mpi://WORLD".as_ptr(), &mut g.0) })?;
-    let rc = unsafe { ffi::MPI_Group_size(g.0, &mut size) };
-    unsafe { ffi::MPI_Group_free(&mut g.0) };
-    cx.host(rc)?;
-    Ok(size)
 }
 
 /// MPI-4.1 (the host's, where it has it).

@@ -192,6 +192,10 @@ pub struct Bridge {
     pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
     /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
     pub fortran_abi: super::abi_info::FortranAbi,
+    /// The guest's arguments (the program's name first), for MPI_INFO_ENV.
+    pub guest_args: Vec<Vec<u8>>,
+    /// Whether MPI_INFO_ENV is the guest's yet (`info::publish_environment`).
+    pub env_info_published: bool,
     /// Freed by the guest, not yet by the host.
     pub closing: Vec<Closing>,
     pub(super) specials: Specials,
@@ -231,6 +235,8 @@ impl Bridge {
             scratch_indices: Vec::new(),
             attached: HashMap::new(),
             fortran_abi: Default::default(),
+            guest_args: Vec::new(),
+            env_info_published: false,
             closing: Vec::new(),
             specials: Specials::default(),
             status: None,
