@@ -22,6 +22,7 @@ RUNS = {
     ("hostile_datatype.c", "spans", 1): "main",
     ("hostile_datatype.c", "wrapped-size", 1): "wrapped_size",
     ("hostile_datatype.c", "unpack-at-end", 1): "unpack_at_end",
+    ("hostile_datatype.c", "external32-mixed", 1): "external32_mixed",
     ("hostile_strings.c", None, 2): "main",
     ("hostile_callbacks.c", "args", 2): "main",
 }

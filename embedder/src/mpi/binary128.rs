@@ -8,7 +8,6 @@
 use std::ffi::{c_int, c_void};
 
 use super::{
-    datatype::TypeRef,
     errors::{MpiError, MpiResult},
     op, state::Bridge,
 };
@@ -79,16 +78,10 @@ impl Bridge {
     /// Whether a datatype holds binary128 data anywhere (derived types are
     /// followed through the contents the bridge recorded).
     pub fn holds_binary128(&self, guest: i32) -> bool {
-        fn holds(types: &[TypeRef]) -> bool {
-            types.iter().any(|t| match t {
-                TypeRef::Named(h) => is_binary128(*h),
-                TypeRef::Derived(o) => holds(&o.contents.types),
-            })
-        }
         if guest < USER_BASE {
             return is_binary128(guest);
         }
-        self.type_meta.get(&guest).is_some_and(|m| holds(&m.contents.types))
+        self.basic_types(guest).into_iter().any(is_binary128)
     }
 
     /// The host operation for a reduction of `datatype` with guest `op`:

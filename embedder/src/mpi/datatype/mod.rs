@@ -80,6 +80,31 @@ pub struct DatatypeEntry {
     pub committed: bool,
 }
 
+impl super::state::Bridge {
+    /// The predefined (guest) types a datatype's type map is made of:
+    /// derived types are followed through the contents the bridge recorded.
+    pub fn basic_types(&self, guest: i32) -> std::collections::BTreeSet<i32> {
+        fn walk(types: &[TypeRef], into: &mut std::collections::BTreeSet<i32>) {
+            for t in types {
+                match t {
+                    TypeRef::Named(h) => {
+                        into.insert(*h);
+                    }
+                    TypeRef::Derived(o) => walk(&o.contents.types, into),
+                }
+            }
+        }
+        let mut set = std::collections::BTreeSet::new();
+        match self.type_meta.get(&guest) {
+            Some(m) if guest >= crate::handles::USER_BASE => walk(&m.contents.types, &mut set),
+            _ => {
+                set.insert(guest);
+            }
+        }
+        set
+    }
+}
+
 impl DatatypeEntry {
     /// Types that describe data the host will move must be committed.
     pub fn check_committed(&self) -> MpiResult {

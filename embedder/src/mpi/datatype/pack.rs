@@ -205,11 +205,19 @@ fn datarep(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
     cx.cstr(ptr, 64)
 }
 
-/// The host converts its own long double to external32, which would
-/// misread the guest's binary128: refused rather than garbled.
-fn no_binary128(cx: &Ctx, datatype: i32) -> MpiResult {
+/// Types the host's external32 cannot take safely, refused: long double
+/// (the host converts its own, which would misread the guest's binary128),
+/// and on MPICH types that mix basic types (MPICH 4.0.2 and 5.0.2 die of
+/// SIGILL in MPI_Pack_external(_size) on a struct of an int and a double).
+fn external32_takes(cx: &Ctx, datatype: i32) -> MpiResult {
     if cx.bridge.holds_binary128(datatype) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
+    }
+    if crate::host_mpi::library_version().contains("MPICH") && cx.bridge.basic_types(datatype).len() > 1 {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_TYPE,
+            "external32 of a type that mixes basic types is not supported on MPICH (its own external32 dies of SIGILL there)",
+        ));
     }
     Ok(())
 }
@@ -241,7 +249,7 @@ fn pack_external32<W: Width>(
     call(env, function, abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
-        no_binary128(cx, datatype)?;
+        external32_takes(cx, datatype)?;
         let inp = cx.buffer(inbuf, incount, &dt)?;
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
         let mut pos = cx.read_width::<W>(position)?;
@@ -285,7 +293,7 @@ fn unpack_external32<W: Width>(
     call(env, function, abi::c::MPI_COMM_WORLD, |cx| {
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
-        no_binary128(cx, datatype)?;
+        external32_takes(cx, datatype)?;
         let inp = cx.mem.range(inbuf, insize.max(0) as u64)?;
         let out = cx.buffer(outbuf, outcount, &dt)?;
         let mut pos = cx.read_width::<W>(position)?;
@@ -317,6 +325,7 @@ fn pack_external_size_of<W: Width>(env: &mut Env, function: &'static str, rep: u
         let rep = datarep(cx, rep)?;
         let dt = cx.datatype(datatype)?;
         dt.check_committed()?;
+        external32_takes(cx, datatype)?;
         // Open MPI takes a negative count as a huge one and loops for hours
         check_count(incount)?;
         cx.mem.range(size, W::BYTES)?;
