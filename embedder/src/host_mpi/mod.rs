@@ -223,19 +223,23 @@ pub fn init_thread(required: i32, provided: &mut i32) -> i32 {
     unsafe { ffi::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), required, provided) }
 }
 
-/// Open MPI 4.1's single-copy protocols copy a whole message into a receive
+/// Open MPI's single-copy protocols copy a whole message into a receive
 /// buffer that is too small for it and only then report MPI_ERR_TRUNCATE:
 /// past a guest's buffer, or past one of Open MPI's own host buffers (a
 /// nonblocking collective's scratch), which corrupted the host heap. The
 /// copy-in/copy-out protocols check the size first. So before Open MPI
 /// reads its parameters, the process's own sends take no RDMA `get`/`put`
-/// (btl self) and the node's shared memory no single copy (btl vader): one
-/// more copy for large messages on a node, the price of the sandbox. These
-/// override the launcher's settings of the same parameters.
+/// (btl self) and the node's shared memory no single copy (4.x: btl vader's
+/// mechanism; 5.x: the smsc components, CMA here, XPMEM and KNEM on some
+/// clusters — a truncated receive from a peer wrote past the guest's buffer
+/// on Open MPI 5): one more copy for large messages on a node, the price of
+/// the sandbox. These override the launcher's settings of the same
+/// parameters.
 fn contain_truncation() {
     if library::loaded().family == Family::OpenMpi {
         std::env::set_var("OMPI_MCA_btl_self_flags", "send,inplace");
         std::env::set_var("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+        std::env::set_var("OMPI_MCA_smsc", "^cma,xpmem,knem");
     }
 }
 
