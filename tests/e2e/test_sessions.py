@@ -79,6 +79,17 @@ def test_an_error_under_the_default_handler_ends_a_sessions_only_job(build, run_
         assert "does not provide MPI_Session_init" in wasm.stderr, wasm.stderr
 
 
+def test_mpi_init_after_the_last_session_is_refused_not_a_host_crash(build, run_wasm, sessions):
+    wasm = run_wasm(build.wasm(SRC), "init-after-sessions", np=2)
+    assert wasm.returncode != 0 and "survived" not in wasm.stdout, wasm.stdout
+    assert "Segmentation fault" not in wasm.stderr and "signal 11" not in wasm.stderr, wasm.stderr
+    if sessions:
+        assert "sessions finalized" in wasm.stdout
+        assert "MPI_Init: MPI_ERR_OTHER: MPI_Init after the last session was finalized is not supported" in wasm.stderr, wasm.stderr
+    else:
+        assert "does not provide MPI_Session_init" in wasm.stderr, wasm.stderr
+
+
 def test_a_trap_ends_a_sessions_only_job(build, run_wasm, sessions):
     wasm = run_wasm(build.wasm(SRC), "trap", np=3, timeout=60)
     assert wasm.returncode != 0, wasm.stdout

@@ -4,8 +4,8 @@ use std::io::Write;
 use wasmer::FunctionEnvMut;
 
 use super::{
-    call::call,
-    errors::{Fatal, MpiError},
+    call::{call, Ctx},
+    errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
 use crate::{abi, host_mpi};
@@ -16,13 +16,27 @@ fn already_initialized() -> MpiError {
     MpiError::new(abi::c::MPI_ERR_OTHER, "MPI is already initialized (or was finalized); it can be initialized once")
 }
 
+/// MPI_Init may not follow the finalization of the last session here:
+/// MPICH 4.0.2 and Open MPI 5 crash in it natively (a segmentation fault in
+/// the host library), so it is refused.
+fn check_init_allowed(cx: &Ctx) -> MpiResult {
+    if host_mpi::initialized() {
+        return Err(already_initialized());
+    }
+    if cx.bridge.sessions_ended {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_OTHER,
+            "MPI_Init after the last session was finalized is not supported (the host MPI library crashes there)",
+        ));
+    }
+    Ok(())
+}
+
 // argc/argv are ignored: the host MPI gets its arguments from the launcher's
 // environment, and the guest's own argv comes from WASI.
 pub fn init(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Init", WORLD, |cx| {
-        if host_mpi::initialized() {
-            return Err(already_initialized());
-        }
+        check_init_allowed(cx)?;
         cx.host(host_mpi::init())?;
         cx.bridge.on_init()?;
         super::info::publish_environment(cx)
@@ -46,9 +60,7 @@ fn thread_level(value: i32, from_guest: bool) -> Option<i32> {
 
 pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, required: i32, provided: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Init_thread", WORLD, |cx| {
-        if host_mpi::initialized() {
-            return Err(already_initialized());
-        }
+        check_init_allowed(cx)?;
         let required = thread_level(required, true)
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_ARG, format!("invalid thread level {required}")))?;
         cx.mem.range(provided, 4)?;

@@ -234,6 +234,7 @@ pub fn session_finalize(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result
             // MPI is down on the host: what it still held went with it
             cx.bridge.ready = false;
             cx.bridge.closing.clear();
+            cx.bridge.sessions_ended = true;
         }
         Ok(cx.mem.write_i32(session, abi::c::MPI_SESSION_NULL)?)
     })

@@ -196,6 +196,9 @@ pub struct Bridge {
     pub guest_args: Vec<Vec<u8>>,
     /// Whether MPI_INFO_ENV is the guest's yet (`info::publish_environment`).
     pub env_info_published: bool,
+    /// The last session was finalized with MPI_Init never called: the host
+    /// library is down (MPI_Init would crash it, see `environment::init`).
+    pub sessions_ended: bool,
     /// Freed by the guest, not yet by the host.
     pub closing: Vec<Closing>,
     pub(super) specials: Specials,
@@ -237,6 +240,7 @@ impl Bridge {
             fortran_abi: Default::default(),
             guest_args: Vec::new(),
             env_info_published: false,
+            sessions_ended: false,
             closing: Vec::new(),
             specials: Specials::default(),
             status: None,
