@@ -208,6 +208,15 @@ HAND_WRITTEN = {
         "MPI_Session_flush_buffer": "session_flush_buffer",
         "MPI_Session_iflush_buffer": "session_iflush_buffer",
     },
+    # the tool interface (MPI_T), tools.rs
+    "tools": {f"MPI_T_{f}": f for f in """init_thread finalize cvar_get_num cvar_get_info cvar_get_index cvar_handle_alloc cvar_handle_free cvar_read cvar_write
+pvar_get_num pvar_get_info pvar_get_index pvar_session_create pvar_session_free pvar_handle_alloc pvar_handle_free pvar_start
+pvar_stop pvar_read pvar_write pvar_reset pvar_readreset category_get_num category_get_info category_get_index
+category_get_cvars category_get_pvars category_get_categories category_changed category_get_num_events category_get_events
+enum_get_info enum_get_item source_get_num source_get_info source_get_timestamp event_get_num event_get_info
+event_get_index event_handle_alloc event_handle_free event_handle_get_info event_handle_set_info event_register_callback
+event_callback_get_info event_callback_set_info event_read event_copy event_get_timestamp event_get_source
+event_set_dropped_handler""".split()},
     "grequest": {
         "MPI_Grequest_start": "grequest_start",
         "MPI_Grequest_complete": "grequest_complete",

@@ -25,8 +25,11 @@ HANDLES = "Comm Datatype Op Errhandler Request Message Group Info Win File Sessi
 BASE = {"int": "c_int", "double": "f64", "char": "c_char", "void": "c_void", "MPI_Aint": "MPI_Aint",
         "MPI_Count": "MPI_Count", "MPI_Offset": "MPI_Offset", "MPI_Status": "MPI_Status"}
 BASE.update({f"MPI_{h}": f"MPI_{h}" for h in HANDLES})
-# not forwarded: varargs, and the tool interface (its handles are not translated)
-SKIP = re.compile(r"^MPI_(Pcontrol$|T_)")
+# the tool interface's handles (pointers in every family) and enumerations
+BASE.update({f"MPI_T_{h}": f"MPI_T_{h}" for h in
+             "enum cvar_handle pvar_handle pvar_session event_registration event_instance cb_safety source_order".split()})
+# not forwarded: varargs
+SKIP = re.compile(r"^MPI_Pcontrol$")
 
 
 def rust_param(decl):

@@ -56,7 +56,11 @@ def nonblocking_collective(name):
 
 HANDLE_GEN = {"MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
               "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file",
-              "MPI_Session": "g_session"}
+              "MPI_Session": "g_session",
+              # the tool interface (pools in harness.c)
+              "MPI_T_enum": "g_tenum", "MPI_T_cvar_handle": "g_cvar", "MPI_T_pvar_session": "g_pvar_session",
+              "MPI_T_pvar_handle": "g_pvar", "MPI_T_event_registration": "g_event_registration",
+              "MPI_T_event_instance": "g_event_instance"}
 
 
 def aint_prototypes():
@@ -92,6 +96,8 @@ def arg(fn, ctype, kind):
         return "uint32_t", f"g_comm({int(fn in MULTI_RANK_OK or nonblocking_collective(fn))})"
     if base in HANDLE_GEN:
         return "uint32_t", HANDLE_GEN[base] + "()"
+    if base == "MPI_T_cb_safety":
+        return "int32_t", "g_cb_safety()"
     if base == "MPI_Count" or base == "MPI_Offset":
         return "int64_t", "g_count64()"
     if base == "MPI_Aint":
@@ -114,6 +120,8 @@ def case(index, name, ret, cparams, kinds):
         if cdecl == "...":
             continue
         ctype, _ = split_decl(cdecl)
+        if re.fullmatch(r"MPI_\w+_function", ctype):
+            ctype += " *"  # a function type parameter (MPI_T's callbacks)
         local, gen = arg(name, ctype, kind)
         lines.append(f"        {local} a{i} = {gen};")
         locals_.append(local)

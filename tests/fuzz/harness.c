@@ -159,6 +159,18 @@ static int keyvals[NKEY];
 static MPI_File files[NFILE]; /* MPI_FILE_NULL, and one opened by this rank alone */
 static MPI_Session sessions[NSESSION]; /* MPI_SESSION_NULL, and one open session (where the host has them) */
 static char sink[64]; /* the harness's own scratch for its setup calls */
+/* The tool interface: MPI_T is initialized before MPI_Init (and again if a
+ * fuzzed MPI_T_finalize ended it). Control variable handles are of
+ * variables the host will not let anyone write (constant or read-only
+ * scope): a fuzzed MPI_T_cvar_write could otherwise retune the host MPI
+ * (buffer sizes, protocols) into a state that hangs or exhausts memory,
+ * as natively. No events: no host gives any. */
+enum { NTENUM = 2, NCVAR = 3, NPSESSION = 2, NPVAR = 3 };
+static MPI_T_enum tenums[NTENUM];
+static MPI_T_cvar_handle cvars[NCVAR];
+static MPI_T_pvar_session psessions[NPSESSION];
+static MPI_T_pvar_handle pvars[NPVAR];
+static char tscratch[1 << 16]; /* what a pool cvar reads into (strings: 2048 bytes in Open MPI) */
 
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
 void cb_MPI_User_function_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
@@ -196,6 +208,11 @@ int cb_MPI_Win_copy_attr_function(MPI_Win w, int k, void* e, void* in, void* out
     return MPI_SUCCESS;
 }
 int cb_MPI_Win_delete_attr_function(MPI_Win w, int k, void* v, void* e) { (void)w, (void)k, (void)v, (void)e; return MPI_SUCCESS; }
+void cb_MPI_T_event_cb_function(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s, void* u) { (void)i, (void)r, (void)s, (void)u; }
+void cb_MPI_T_event_dropped_cb_function(MPI_Count n, MPI_T_event_registration r, int source, MPI_T_cb_safety s, void* u) {
+    (void)n, (void)r, (void)source, (void)s, (void)u;
+}
+void cb_MPI_T_event_free_cb_function(MPI_T_event_registration r, MPI_T_cb_safety s, void* u) { (void)r, (void)s, (void)u; }
 int cb_MPI_Grequest_query_function(void* e, MPI_Status* s) { (void)e; return MPI_Status_set_cancelled(s, 0); }
 int cb_MPI_Grequest_free_function(void* e) { (void)e; return MPI_SUCCESS; }
 int cb_MPI_Grequest_cancel_function(void* e, int complete) { (void)e, (void)complete; return MPI_SUCCESS; }
@@ -337,6 +354,38 @@ static MPI_Session make_session(int i) {
     return s;
 }
 
+/* The tool interface's pools: MPI_T (re)initialized; the first cvars of
+ * constant or read-only scope, bound to no object; an enumeration; a pvar
+ * session with handles of the first pvars bound to no object. */
+static void make_tools(void) {
+    int provided, n = 0;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    for (int i = 0; i < NCVAR; i++) cvars[i] = MPI_T_CVAR_HANDLE_NULL;
+    for (int i = 0; i < NTENUM; i++) tenums[i] = MPI_T_ENUM_NULL;
+    MPI_T_cvar_get_num(&n);
+    for (int i = 0, c = 1, e = 1; i < n && (c < NCVAR || e < NTENUM); i++) {
+        int nl = 0, dl = 0, verbosity, bind = -1, scope = -1, count;
+        MPI_Datatype t;
+        MPI_T_enum en = MPI_T_ENUM_NULL;
+        if (MPI_T_cvar_get_info(i, NULL, &nl, &verbosity, &t, &en, NULL, &dl, &bind, &scope) != MPI_SUCCESS) continue;
+        if (en != MPI_T_ENUM_NULL && e < NTENUM) tenums[e++] = en;
+        if (c < NCVAR && bind == MPI_T_BIND_NO_OBJECT && (scope == MPI_T_SCOPE_CONSTANT || scope == MPI_T_SCOPE_READONLY))
+            if (MPI_T_cvar_handle_alloc(i, NULL, &cvars[c], &count) == MPI_SUCCESS) c++;
+    }
+    for (int i = 0; i < NPSESSION; i++) psessions[i] = MPI_T_PVAR_SESSION_NULL;
+    for (int i = 0; i < NPVAR; i++) pvars[i] = MPI_T_PVAR_HANDLE_NULL;
+    pvars[1] = MPI_T_PVAR_ALL_HANDLES;
+    MPI_T_pvar_session_create(&psessions[1]);
+    MPI_T_pvar_get_num(&n);
+    for (int i = 0, p = 2; i < n && p < NPVAR; i++) {
+        int nl = 0, dl = 0, verbosity, cls, bind = -1, ro, cont, atomic, count;
+        MPI_Datatype t;
+        MPI_T_enum en;
+        if (MPI_T_pvar_get_info(i, NULL, &nl, &verbosity, &cls, &t, &en, NULL, &dl, &bind, &ro, &cont, &atomic) != MPI_SUCCESS) continue;
+        if (bind == MPI_T_BIND_NO_OBJECT && MPI_T_pvar_handle_alloc(psessions[1], i, NULL, &pvars[p], &count) == MPI_SUCCESS) p++;
+    }
+}
+
 /* Re-creates pool handles a fuzzed call freed (a query on them fails). */
 static void refresh_pools(void) {
     int n, flag;
@@ -360,6 +409,12 @@ static void refresh_pools(void) {
     MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    /* MPI_T finalized by a fuzzed call, or a pool handle freed: anew */
+    int stale = MPI_T_cvar_get_num(&n) != MPI_SUCCESS;
+    for (int i = 0; i < NCVAR && !stale; i++)
+        stale = cvars[i] != MPI_T_CVAR_HANDLE_NULL && MPI_T_cvar_read(cvars[i], tscratch) == MPI_T_ERR_INVALID_HANDLE;
+    if (psessions[1] != MPI_T_PVAR_SESSION_NULL && MPI_T_pvar_reset(psessions[1], MPI_T_PVAR_HANDLE_NULL) == MPI_T_ERR_INVALID_SESSION) stale = 1;
+    if (stale) make_tools();
 }
 
 /* ---- generators ---------------------------------------------------------- */
@@ -483,6 +538,18 @@ int64_t g_count64(void) {
     return below(2) ? PICK(edges) : (int64_t)g_int();
 }
 
+uint32_t g_tenum(void) { return POOL(tenums, NTENUM); }
+uint32_t g_cvar(void) { return POOL(cvars, NCVAR); }
+uint32_t g_pvar_session(void) { return POOL(psessions, NPSESSION); }
+uint32_t g_pvar(void) { return POOL(pvars, NPVAR); }
+uint32_t g_event_registration(void) { return below(2) ? 0 : (uint32_t)junk(); }
+uint32_t g_event_instance(void) { return below(2) ? 0 : (uint32_t)junk(); }
+int32_t g_cb_safety(void) {
+    static const int32_t levels[] = {MPI_T_CB_REQUIRE_NONE, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_T_CB_REQUIRE_THREAD_SAFE,
+                                     MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE};
+    return below(2) ? PICK(levels) : junk();
+}
+
 uint32_t g_fn(uint32_t valid) {
     /* 0 and 0xFFFFFFFF are the predefined null/dup callbacks; the others are
      * out of the function table */
@@ -534,6 +601,7 @@ int main(int argc, char** argv) {
                 if (!strcmp(fuzz_names[f], argv[i] + 5)) G.skip[G.nskip++] = f;
     }
     reseed(seed, -1);
+    make_tools(); /* before MPI_Init, which MPI_T does not need */
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -28,6 +28,14 @@ uint32_t g_file(void);   /* MPI_FILE_NULL, this rank's own file, junk */
 int32_t g_aint(void);
 int64_t g_count64(void);
 uint32_t g_fn(uint32_t valid); /* a callback: `valid` (the right signature) or junk */
+/* the tool interface (MPI_T): pool handles (valid, null, junk) */
+uint32_t g_tenum(void);
+uint32_t g_cvar(void);          /* handles of variables that cannot be written */
+uint32_t g_pvar_session(void);
+uint32_t g_pvar(void);          /* of the pool session, MPI_T_PVAR_ALL_HANDLES */
+uint32_t g_event_registration(void);
+uint32_t g_event_instance(void);
+int32_t g_cb_safety(void);
 
 /* Valid callbacks, one per callback type the provided functions take. */
 void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type);
@@ -50,6 +58,9 @@ int cb_MPI_Type_copy_attr_function(MPI_Datatype t, int k, void* extra, void* in,
 int cb_MPI_Type_delete_attr_function(MPI_Datatype t, int k, void* val, void* extra);
 int cb_MPI_Win_copy_attr_function(MPI_Win w, int k, void* extra, void* in, void* out, int* flag);
 int cb_MPI_Win_delete_attr_function(MPI_Win w, int k, void* val, void* extra);
+void cb_MPI_T_event_cb_function(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s, void* u);
+void cb_MPI_T_event_dropped_cb_function(MPI_Count n, MPI_T_event_registration r, int source, MPI_T_cb_safety s, void* u);
+void cb_MPI_T_event_free_cb_function(MPI_T_event_registration r, MPI_T_cb_safety s, void* u);
 
 
 /* Generated: the call table. */

@@ -483,6 +483,57 @@ pub struct Functions {
     pub MPI_Status_set_elements: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, c_int) -> c_int>,
     pub MPI_Status_set_elements_c: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>,
     pub MPI_Status_set_elements_x: Option<unsafe extern "C" fn(*mut MPI_Status, MPI_Datatype, MPI_Count) -> c_int>,
+    pub MPI_T_category_changed: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_category_get_categories: Option<unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_cvars: Option<unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_events: Option<unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_index: Option<unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_info: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_num: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_category_get_num_events: Option<unsafe extern "C" fn(c_int, *mut c_int) -> c_int>,
+    pub MPI_T_category_get_pvars: Option<unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>,
+    pub MPI_T_cvar_get_index: Option<unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>,
+    pub MPI_T_cvar_get_info: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_T_enum, *mut c_char, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
+    pub MPI_T_cvar_get_num: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_cvar_handle_alloc: Option<unsafe extern "C" fn(c_int, *mut c_void, *mut MPI_T_cvar_handle, *mut c_int) -> c_int>,
+    pub MPI_T_cvar_handle_free: Option<unsafe extern "C" fn(*mut MPI_T_cvar_handle) -> c_int>,
+    pub MPI_T_cvar_read: Option<unsafe extern "C" fn(MPI_T_cvar_handle, *mut c_void) -> c_int>,
+    pub MPI_T_cvar_write: Option<unsafe extern "C" fn(MPI_T_cvar_handle, *const c_void) -> c_int>,
+    pub MPI_T_enum_get_info: Option<unsafe extern "C" fn(MPI_T_enum, *mut c_int, *mut c_char, *mut c_int) -> c_int>,
+    pub MPI_T_enum_get_item: Option<unsafe extern "C" fn(MPI_T_enum, c_int, *mut c_int, *mut c_char, *mut c_int) -> c_int>,
+    pub MPI_T_event_callback_get_info: Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, *mut MPI_Info) -> c_int>,
+    pub MPI_T_event_callback_set_info: Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info) -> c_int>,
+    pub MPI_T_event_copy: Option<unsafe extern "C" fn(MPI_T_event_instance, *mut c_void) -> c_int>,
+    pub MPI_T_event_get_index: Option<unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>,
+    pub MPI_T_event_get_info: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_Aint, *mut c_int, *mut MPI_T_enum, *mut MPI_Info, *mut c_char, *mut c_int, *mut c_int) -> c_int>,
+    pub MPI_T_event_get_num: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_event_get_source: Option<unsafe extern "C" fn(MPI_T_event_instance, *mut c_int) -> c_int>,
+    pub MPI_T_event_get_timestamp: Option<unsafe extern "C" fn(MPI_T_event_instance, *mut MPI_Count) -> c_int>,
+    pub MPI_T_event_handle_alloc: Option<unsafe extern "C" fn(c_int, *mut c_void, MPI_Info, *mut MPI_T_event_registration) -> c_int>,
+    pub MPI_T_event_handle_free: Option<unsafe extern "C" fn(MPI_T_event_registration, *mut c_void, Callback) -> c_int>,
+    pub MPI_T_event_handle_get_info: Option<unsafe extern "C" fn(MPI_T_event_registration, *mut MPI_Info) -> c_int>,
+    pub MPI_T_event_handle_set_info: Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_Info) -> c_int>,
+    pub MPI_T_event_read: Option<unsafe extern "C" fn(MPI_T_event_instance, c_int, *mut c_void) -> c_int>,
+    pub MPI_T_event_register_callback: Option<unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info, *mut c_void, Callback) -> c_int>,
+    pub MPI_T_event_set_dropped_handler: Option<unsafe extern "C" fn(MPI_T_event_registration, Callback) -> c_int>,
+    pub MPI_T_finalize: Option<unsafe extern "C" fn() -> c_int>,
+    pub MPI_T_init_thread: Option<unsafe extern "C" fn(c_int, *mut c_int) -> c_int>,
+    pub MPI_T_pvar_get_index: Option<unsafe extern "C" fn(*const c_char, c_int, *mut c_int) -> c_int>,
+    pub MPI_T_pvar_get_info: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_T_enum, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
+    pub MPI_T_pvar_get_num: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_pvar_handle_alloc: Option<unsafe extern "C" fn(MPI_T_pvar_session, c_int, *mut c_void, *mut MPI_T_pvar_handle, *mut c_int) -> c_int>,
+    pub MPI_T_pvar_handle_free: Option<unsafe extern "C" fn(MPI_T_pvar_session, *mut MPI_T_pvar_handle) -> c_int>,
+    pub MPI_T_pvar_read: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *mut c_void) -> c_int>,
+    pub MPI_T_pvar_readreset: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *mut c_void) -> c_int>,
+    pub MPI_T_pvar_reset: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>,
+    pub MPI_T_pvar_session_create: Option<unsafe extern "C" fn(*mut MPI_T_pvar_session) -> c_int>,
+    pub MPI_T_pvar_session_free: Option<unsafe extern "C" fn(*mut MPI_T_pvar_session) -> c_int>,
+    pub MPI_T_pvar_start: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>,
+    pub MPI_T_pvar_stop: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>,
+    pub MPI_T_pvar_write: Option<unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *const c_void) -> c_int>,
+    pub MPI_T_source_get_info: Option<unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_char, *mut c_int, *mut MPI_T_source_order, *mut MPI_Count, *mut MPI_Count, *mut MPI_Info) -> c_int>,
+    pub MPI_T_source_get_num: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
+    pub MPI_T_source_get_timestamp: Option<unsafe extern "C" fn(c_int, *mut MPI_Count) -> c_int>,
     pub MPI_Test: Option<unsafe extern "C" fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>,
     pub MPI_Test_cancelled: Option<unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>,
     pub MPI_Testall: Option<unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>,
@@ -1070,6 +1121,57 @@ pub const NAMES: &[&str] = &[
     "MPI_Status_set_elements",
     "MPI_Status_set_elements_c",
     "MPI_Status_set_elements_x",
+    "MPI_T_category_changed",
+    "MPI_T_category_get_categories",
+    "MPI_T_category_get_cvars",
+    "MPI_T_category_get_events",
+    "MPI_T_category_get_index",
+    "MPI_T_category_get_info",
+    "MPI_T_category_get_num",
+    "MPI_T_category_get_num_events",
+    "MPI_T_category_get_pvars",
+    "MPI_T_cvar_get_index",
+    "MPI_T_cvar_get_info",
+    "MPI_T_cvar_get_num",
+    "MPI_T_cvar_handle_alloc",
+    "MPI_T_cvar_handle_free",
+    "MPI_T_cvar_read",
+    "MPI_T_cvar_write",
+    "MPI_T_enum_get_info",
+    "MPI_T_enum_get_item",
+    "MPI_T_event_callback_get_info",
+    "MPI_T_event_callback_set_info",
+    "MPI_T_event_copy",
+    "MPI_T_event_get_index",
+    "MPI_T_event_get_info",
+    "MPI_T_event_get_num",
+    "MPI_T_event_get_source",
+    "MPI_T_event_get_timestamp",
+    "MPI_T_event_handle_alloc",
+    "MPI_T_event_handle_free",
+    "MPI_T_event_handle_get_info",
+    "MPI_T_event_handle_set_info",
+    "MPI_T_event_read",
+    "MPI_T_event_register_callback",
+    "MPI_T_event_set_dropped_handler",
+    "MPI_T_finalize",
+    "MPI_T_init_thread",
+    "MPI_T_pvar_get_index",
+    "MPI_T_pvar_get_info",
+    "MPI_T_pvar_get_num",
+    "MPI_T_pvar_handle_alloc",
+    "MPI_T_pvar_handle_free",
+    "MPI_T_pvar_read",
+    "MPI_T_pvar_readreset",
+    "MPI_T_pvar_reset",
+    "MPI_T_pvar_session_create",
+    "MPI_T_pvar_session_free",
+    "MPI_T_pvar_start",
+    "MPI_T_pvar_stop",
+    "MPI_T_pvar_write",
+    "MPI_T_source_get_info",
+    "MPI_T_source_get_num",
+    "MPI_T_source_get_timestamp",
     "MPI_Test",
     "MPI_Test_cancelled",
     "MPI_Testall",
@@ -1186,7 +1288,7 @@ pub const NAMES: &[&str] = &[
 /// The published entries, one per table slot: the wrappers' fast path is
 /// a load, a null test and the indirect call (a null entry: not loaded
 /// yet, or not provided; the slow path tells them apart).
-static FAST: [AtomicPtr<c_void>; 583] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 583];
+static FAST: [AtomicPtr<c_void>; 634] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 634];
 
 impl Functions {
     /// Resolves every entry with `lookup` (a null pointer: not provided).
@@ -1665,6 +1767,57 @@ impl Functions {
                 MPI_Status_set_elements: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements")),
                 MPI_Status_set_elements_c: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements_c")),
                 MPI_Status_set_elements_x: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Status_set_elements_x")),
+                MPI_T_category_changed: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_changed")),
+                MPI_T_category_get_categories: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_categories")),
+                MPI_T_category_get_cvars: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_cvars")),
+                MPI_T_category_get_events: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_events")),
+                MPI_T_category_get_index: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_index")),
+                MPI_T_category_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_info")),
+                MPI_T_category_get_num: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_num")),
+                MPI_T_category_get_num_events: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_num_events")),
+                MPI_T_category_get_pvars: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_category_get_pvars")),
+                MPI_T_cvar_get_index: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_get_index")),
+                MPI_T_cvar_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_get_info")),
+                MPI_T_cvar_get_num: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_get_num")),
+                MPI_T_cvar_handle_alloc: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_handle_alloc")),
+                MPI_T_cvar_handle_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_handle_free")),
+                MPI_T_cvar_read: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_read")),
+                MPI_T_cvar_write: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_cvar_write")),
+                MPI_T_enum_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_enum_get_info")),
+                MPI_T_enum_get_item: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_enum_get_item")),
+                MPI_T_event_callback_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_callback_get_info")),
+                MPI_T_event_callback_set_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_callback_set_info")),
+                MPI_T_event_copy: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_copy")),
+                MPI_T_event_get_index: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_get_index")),
+                MPI_T_event_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_get_info")),
+                MPI_T_event_get_num: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_get_num")),
+                MPI_T_event_get_source: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_get_source")),
+                MPI_T_event_get_timestamp: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_get_timestamp")),
+                MPI_T_event_handle_alloc: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_handle_alloc")),
+                MPI_T_event_handle_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_handle_free")),
+                MPI_T_event_handle_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_handle_get_info")),
+                MPI_T_event_handle_set_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_handle_set_info")),
+                MPI_T_event_read: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_read")),
+                MPI_T_event_register_callback: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_register_callback")),
+                MPI_T_event_set_dropped_handler: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_event_set_dropped_handler")),
+                MPI_T_finalize: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_finalize")),
+                MPI_T_init_thread: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_init_thread")),
+                MPI_T_pvar_get_index: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_get_index")),
+                MPI_T_pvar_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_get_info")),
+                MPI_T_pvar_get_num: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_get_num")),
+                MPI_T_pvar_handle_alloc: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_handle_alloc")),
+                MPI_T_pvar_handle_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_handle_free")),
+                MPI_T_pvar_read: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_read")),
+                MPI_T_pvar_readreset: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_readreset")),
+                MPI_T_pvar_reset: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_reset")),
+                MPI_T_pvar_session_create: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_session_create")),
+                MPI_T_pvar_session_free: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_session_free")),
+                MPI_T_pvar_start: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_start")),
+                MPI_T_pvar_stop: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_stop")),
+                MPI_T_pvar_write: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_pvar_write")),
+                MPI_T_source_get_info: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_source_get_info")),
+                MPI_T_source_get_num: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_source_get_num")),
+                MPI_T_source_get_timestamp: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_T_source_get_timestamp")),
                 MPI_Test: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Test")),
                 MPI_Test_cancelled: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Test_cancelled")),
                 MPI_Testall: std::mem::transmute::<*mut c_void, _>(lookup(c"MPI_Testall")),
@@ -2259,117 +2412,168 @@ impl Functions {
         FAST[469].store(self.MPI_Status_set_elements.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[470].store(self.MPI_Status_set_elements_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
         FAST[471].store(self.MPI_Status_set_elements_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[472].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[473].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[474].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[475].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[476].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[477].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[478].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[479].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[480].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[481].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[482].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[483].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[484].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[485].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[486].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[487].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[488].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[489].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[490].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[491].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[492].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[493].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[494].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[495].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[496].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[497].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[498].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[499].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[500].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[501].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[502].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[503].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[504].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[505].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[506].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[507].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[508].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[509].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[510].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[511].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[512].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[513].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[514].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[515].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[516].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[517].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[518].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[519].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[520].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[521].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[522].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[523].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[524].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[525].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[526].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[527].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[528].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[529].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[530].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[531].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[532].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[533].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[534].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[535].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[536].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[537].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[538].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[539].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[540].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[541].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[542].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[543].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[544].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[545].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[546].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[547].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[548].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[549].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[550].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[551].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[552].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[553].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[554].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[555].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[556].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[557].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[558].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[559].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[560].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[561].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[562].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[563].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[564].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[565].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[566].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[567].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[568].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[569].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[570].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[571].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[572].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[573].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[574].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[575].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[576].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[577].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[578].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[579].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[580].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[581].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
-        FAST[582].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[472].store(self.MPI_T_category_changed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[473].store(self.MPI_T_category_get_categories.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[474].store(self.MPI_T_category_get_cvars.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[475].store(self.MPI_T_category_get_events.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[476].store(self.MPI_T_category_get_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[477].store(self.MPI_T_category_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[478].store(self.MPI_T_category_get_num.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[479].store(self.MPI_T_category_get_num_events.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[480].store(self.MPI_T_category_get_pvars.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[481].store(self.MPI_T_cvar_get_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[482].store(self.MPI_T_cvar_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[483].store(self.MPI_T_cvar_get_num.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[484].store(self.MPI_T_cvar_handle_alloc.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[485].store(self.MPI_T_cvar_handle_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[486].store(self.MPI_T_cvar_read.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[487].store(self.MPI_T_cvar_write.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[488].store(self.MPI_T_enum_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[489].store(self.MPI_T_enum_get_item.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[490].store(self.MPI_T_event_callback_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[491].store(self.MPI_T_event_callback_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[492].store(self.MPI_T_event_copy.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[493].store(self.MPI_T_event_get_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[494].store(self.MPI_T_event_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[495].store(self.MPI_T_event_get_num.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[496].store(self.MPI_T_event_get_source.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[497].store(self.MPI_T_event_get_timestamp.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[498].store(self.MPI_T_event_handle_alloc.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[499].store(self.MPI_T_event_handle_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[500].store(self.MPI_T_event_handle_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[501].store(self.MPI_T_event_handle_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[502].store(self.MPI_T_event_read.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[503].store(self.MPI_T_event_register_callback.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[504].store(self.MPI_T_event_set_dropped_handler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[505].store(self.MPI_T_finalize.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[506].store(self.MPI_T_init_thread.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[507].store(self.MPI_T_pvar_get_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[508].store(self.MPI_T_pvar_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[509].store(self.MPI_T_pvar_get_num.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[510].store(self.MPI_T_pvar_handle_alloc.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[511].store(self.MPI_T_pvar_handle_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[512].store(self.MPI_T_pvar_read.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[513].store(self.MPI_T_pvar_readreset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[514].store(self.MPI_T_pvar_reset.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[515].store(self.MPI_T_pvar_session_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[516].store(self.MPI_T_pvar_session_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[517].store(self.MPI_T_pvar_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[518].store(self.MPI_T_pvar_stop.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[519].store(self.MPI_T_pvar_write.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[520].store(self.MPI_T_source_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[521].store(self.MPI_T_source_get_num.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[522].store(self.MPI_T_source_get_timestamp.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[523].store(self.MPI_Test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[524].store(self.MPI_Test_cancelled.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[525].store(self.MPI_Testall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[526].store(self.MPI_Testany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[527].store(self.MPI_Testsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[528].store(self.MPI_Topo_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[529].store(self.MPI_Type_commit.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[530].store(self.MPI_Type_contiguous.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[531].store(self.MPI_Type_contiguous_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[532].store(self.MPI_Type_create_darray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[533].store(self.MPI_Type_create_darray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[534].store(self.MPI_Type_create_f90_complex.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[535].store(self.MPI_Type_create_f90_integer.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[536].store(self.MPI_Type_create_f90_real.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[537].store(self.MPI_Type_create_hindexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[538].store(self.MPI_Type_create_hindexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[539].store(self.MPI_Type_create_hindexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[540].store(self.MPI_Type_create_hindexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[541].store(self.MPI_Type_create_hvector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[542].store(self.MPI_Type_create_hvector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[543].store(self.MPI_Type_create_indexed_block.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[544].store(self.MPI_Type_create_indexed_block_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[545].store(self.MPI_Type_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[546].store(self.MPI_Type_create_resized.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[547].store(self.MPI_Type_create_resized_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[548].store(self.MPI_Type_create_struct.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[549].store(self.MPI_Type_create_struct_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[550].store(self.MPI_Type_create_subarray.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[551].store(self.MPI_Type_create_subarray_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[552].store(self.MPI_Type_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[553].store(self.MPI_Type_dup.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[554].store(self.MPI_Type_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[555].store(self.MPI_Type_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[556].store(self.MPI_Type_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[557].store(self.MPI_Type_get_contents.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[558].store(self.MPI_Type_get_contents_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[559].store(self.MPI_Type_get_envelope.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[560].store(self.MPI_Type_get_envelope_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[561].store(self.MPI_Type_get_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[562].store(self.MPI_Type_get_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[563].store(self.MPI_Type_get_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[564].store(self.MPI_Type_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[565].store(self.MPI_Type_get_true_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[566].store(self.MPI_Type_get_true_extent_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[567].store(self.MPI_Type_get_true_extent_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[568].store(self.MPI_Type_get_value_index.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[569].store(self.MPI_Type_indexed.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[570].store(self.MPI_Type_indexed_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[571].store(self.MPI_Type_match_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[572].store(self.MPI_Type_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[573].store(self.MPI_Type_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[574].store(self.MPI_Type_size.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[575].store(self.MPI_Type_size_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[576].store(self.MPI_Type_size_x.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[577].store(self.MPI_Type_vector.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[578].store(self.MPI_Type_vector_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[579].store(self.MPI_Unpack.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[580].store(self.MPI_Unpack_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[581].store(self.MPI_Unpack_external.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[582].store(self.MPI_Unpack_external_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[583].store(self.MPI_Unpublish_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[584].store(self.MPI_Wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[585].store(self.MPI_Waitall.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[586].store(self.MPI_Waitany.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[587].store(self.MPI_Waitsome.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[588].store(self.MPI_Win_allocate.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[589].store(self.MPI_Win_allocate_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[590].store(self.MPI_Win_allocate_shared.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[591].store(self.MPI_Win_allocate_shared_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[592].store(self.MPI_Win_attach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[593].store(self.MPI_Win_call_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[594].store(self.MPI_Win_complete.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[595].store(self.MPI_Win_create.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[596].store(self.MPI_Win_create_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[597].store(self.MPI_Win_create_dynamic.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[598].store(self.MPI_Win_create_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[599].store(self.MPI_Win_create_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[600].store(self.MPI_Win_delete_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[601].store(self.MPI_Win_detach.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[602].store(self.MPI_Win_fence.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[603].store(self.MPI_Win_flush.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[604].store(self.MPI_Win_flush_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[605].store(self.MPI_Win_flush_local.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[606].store(self.MPI_Win_flush_local_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[607].store(self.MPI_Win_free.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[608].store(self.MPI_Win_free_keyval.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[609].store(self.MPI_Win_get_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[610].store(self.MPI_Win_get_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[611].store(self.MPI_Win_get_group.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[612].store(self.MPI_Win_get_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[613].store(self.MPI_Win_get_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[614].store(self.MPI_Win_lock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[615].store(self.MPI_Win_lock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[616].store(self.MPI_Win_post.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[617].store(self.MPI_Win_set_attr.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[618].store(self.MPI_Win_set_errhandler.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[619].store(self.MPI_Win_set_info.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[620].store(self.MPI_Win_set_name.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[621].store(self.MPI_Win_shared_query.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[622].store(self.MPI_Win_shared_query_c.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[623].store(self.MPI_Win_start.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[624].store(self.MPI_Win_sync.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[625].store(self.MPI_Win_test.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[626].store(self.MPI_Win_unlock.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[627].store(self.MPI_Win_unlock_all.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[628].store(self.MPI_Win_wait.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[629].store(self.MPI_Wtick.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[630].store(self.MPI_Wtime.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[631].store(self.MPI_Type_extent.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[632].store(self.MPI_Type_lb.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
+        FAST[633].store(self.MPI_Type_ub.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Relaxed);
     }
 
     /// The names of the entries the library provides.
@@ -2847,6 +3051,57 @@ impl Functions {
         if self.MPI_Status_set_elements.is_some() { v.push("MPI_Status_set_elements"); }
         if self.MPI_Status_set_elements_c.is_some() { v.push("MPI_Status_set_elements_c"); }
         if self.MPI_Status_set_elements_x.is_some() { v.push("MPI_Status_set_elements_x"); }
+        if self.MPI_T_category_changed.is_some() { v.push("MPI_T_category_changed"); }
+        if self.MPI_T_category_get_categories.is_some() { v.push("MPI_T_category_get_categories"); }
+        if self.MPI_T_category_get_cvars.is_some() { v.push("MPI_T_category_get_cvars"); }
+        if self.MPI_T_category_get_events.is_some() { v.push("MPI_T_category_get_events"); }
+        if self.MPI_T_category_get_index.is_some() { v.push("MPI_T_category_get_index"); }
+        if self.MPI_T_category_get_info.is_some() { v.push("MPI_T_category_get_info"); }
+        if self.MPI_T_category_get_num.is_some() { v.push("MPI_T_category_get_num"); }
+        if self.MPI_T_category_get_num_events.is_some() { v.push("MPI_T_category_get_num_events"); }
+        if self.MPI_T_category_get_pvars.is_some() { v.push("MPI_T_category_get_pvars"); }
+        if self.MPI_T_cvar_get_index.is_some() { v.push("MPI_T_cvar_get_index"); }
+        if self.MPI_T_cvar_get_info.is_some() { v.push("MPI_T_cvar_get_info"); }
+        if self.MPI_T_cvar_get_num.is_some() { v.push("MPI_T_cvar_get_num"); }
+        if self.MPI_T_cvar_handle_alloc.is_some() { v.push("MPI_T_cvar_handle_alloc"); }
+        if self.MPI_T_cvar_handle_free.is_some() { v.push("MPI_T_cvar_handle_free"); }
+        if self.MPI_T_cvar_read.is_some() { v.push("MPI_T_cvar_read"); }
+        if self.MPI_T_cvar_write.is_some() { v.push("MPI_T_cvar_write"); }
+        if self.MPI_T_enum_get_info.is_some() { v.push("MPI_T_enum_get_info"); }
+        if self.MPI_T_enum_get_item.is_some() { v.push("MPI_T_enum_get_item"); }
+        if self.MPI_T_event_callback_get_info.is_some() { v.push("MPI_T_event_callback_get_info"); }
+        if self.MPI_T_event_callback_set_info.is_some() { v.push("MPI_T_event_callback_set_info"); }
+        if self.MPI_T_event_copy.is_some() { v.push("MPI_T_event_copy"); }
+        if self.MPI_T_event_get_index.is_some() { v.push("MPI_T_event_get_index"); }
+        if self.MPI_T_event_get_info.is_some() { v.push("MPI_T_event_get_info"); }
+        if self.MPI_T_event_get_num.is_some() { v.push("MPI_T_event_get_num"); }
+        if self.MPI_T_event_get_source.is_some() { v.push("MPI_T_event_get_source"); }
+        if self.MPI_T_event_get_timestamp.is_some() { v.push("MPI_T_event_get_timestamp"); }
+        if self.MPI_T_event_handle_alloc.is_some() { v.push("MPI_T_event_handle_alloc"); }
+        if self.MPI_T_event_handle_free.is_some() { v.push("MPI_T_event_handle_free"); }
+        if self.MPI_T_event_handle_get_info.is_some() { v.push("MPI_T_event_handle_get_info"); }
+        if self.MPI_T_event_handle_set_info.is_some() { v.push("MPI_T_event_handle_set_info"); }
+        if self.MPI_T_event_read.is_some() { v.push("MPI_T_event_read"); }
+        if self.MPI_T_event_register_callback.is_some() { v.push("MPI_T_event_register_callback"); }
+        if self.MPI_T_event_set_dropped_handler.is_some() { v.push("MPI_T_event_set_dropped_handler"); }
+        if self.MPI_T_finalize.is_some() { v.push("MPI_T_finalize"); }
+        if self.MPI_T_init_thread.is_some() { v.push("MPI_T_init_thread"); }
+        if self.MPI_T_pvar_get_index.is_some() { v.push("MPI_T_pvar_get_index"); }
+        if self.MPI_T_pvar_get_info.is_some() { v.push("MPI_T_pvar_get_info"); }
+        if self.MPI_T_pvar_get_num.is_some() { v.push("MPI_T_pvar_get_num"); }
+        if self.MPI_T_pvar_handle_alloc.is_some() { v.push("MPI_T_pvar_handle_alloc"); }
+        if self.MPI_T_pvar_handle_free.is_some() { v.push("MPI_T_pvar_handle_free"); }
+        if self.MPI_T_pvar_read.is_some() { v.push("MPI_T_pvar_read"); }
+        if self.MPI_T_pvar_readreset.is_some() { v.push("MPI_T_pvar_readreset"); }
+        if self.MPI_T_pvar_reset.is_some() { v.push("MPI_T_pvar_reset"); }
+        if self.MPI_T_pvar_session_create.is_some() { v.push("MPI_T_pvar_session_create"); }
+        if self.MPI_T_pvar_session_free.is_some() { v.push("MPI_T_pvar_session_free"); }
+        if self.MPI_T_pvar_start.is_some() { v.push("MPI_T_pvar_start"); }
+        if self.MPI_T_pvar_stop.is_some() { v.push("MPI_T_pvar_stop"); }
+        if self.MPI_T_pvar_write.is_some() { v.push("MPI_T_pvar_write"); }
+        if self.MPI_T_source_get_info.is_some() { v.push("MPI_T_source_get_info"); }
+        if self.MPI_T_source_get_num.is_some() { v.push("MPI_T_source_get_num"); }
+        if self.MPI_T_source_get_timestamp.is_some() { v.push("MPI_T_source_get_timestamp"); }
         if self.MPI_Test.is_some() { v.push("MPI_Test"); }
         if self.MPI_Test_cancelled.is_some() { v.push("MPI_Test_cancelled"); }
         if self.MPI_Testall.is_some() { v.push("MPI_Testall"); }
@@ -7218,8 +7473,467 @@ pub mod ffi {
         match functions().MPI_Status_set_elements_x { Some(f) => f(status, datatype, count), None => missing(c"MPI_Status_set_elements_x") }
     }
     #[inline(always)]
-    pub unsafe fn MPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+    pub unsafe fn MPI_T_category_changed(update_number: *mut c_int) -> c_int {
         let slot = FAST[472].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(update_number);
+        }
+        match functions().MPI_T_category_changed { Some(f) => f(update_number), None => missing(c"MPI_T_category_changed") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_categories(cat_index: c_int, len: c_int, indices: *mut c_int) -> c_int {
+        let slot = FAST[473].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, len, indices);
+        }
+        match functions().MPI_T_category_get_categories { Some(f) => f(cat_index, len, indices), None => missing(c"MPI_T_category_get_categories") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_cvars(cat_index: c_int, len: c_int, indices: *mut c_int) -> c_int {
+        let slot = FAST[474].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, len, indices);
+        }
+        match functions().MPI_T_category_get_cvars { Some(f) => f(cat_index, len, indices), None => missing(c"MPI_T_category_get_cvars") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_events(cat_index: c_int, len: c_int, indices: *mut c_int) -> c_int {
+        let slot = FAST[475].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, len, indices);
+        }
+        match functions().MPI_T_category_get_events { Some(f) => f(cat_index, len, indices), None => missing(c"MPI_T_category_get_events") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_index(name: *const c_char, cat_index: *mut c_int) -> c_int {
+        let slot = FAST[476].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>(slot);
+            return f(name, cat_index);
+        }
+        match functions().MPI_T_category_get_index { Some(f) => f(name, cat_index), None => missing(c"MPI_T_category_get_index") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_info(cat_index: c_int, name: *mut c_char, name_len: *mut c_int, desc: *mut c_char, desc_len: *mut c_int, num_cvars: *mut c_int, num_pvars: *mut c_int, num_categories: *mut c_int) -> c_int {
+        let slot = FAST[477].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories);
+        }
+        match functions().MPI_T_category_get_info { Some(f) => f(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories), None => missing(c"MPI_T_category_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_num(num_cat: *mut c_int) -> c_int {
+        let slot = FAST[478].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(num_cat);
+        }
+        match functions().MPI_T_category_get_num { Some(f) => f(num_cat), None => missing(c"MPI_T_category_get_num") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_num_events(cat_index: c_int, num_events: *mut c_int) -> c_int {
+        let slot = FAST[479].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, num_events);
+        }
+        match functions().MPI_T_category_get_num_events { Some(f) => f(cat_index, num_events), None => missing(c"MPI_T_category_get_num_events") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_category_get_pvars(cat_index: c_int, len: c_int, indices: *mut c_int) -> c_int {
+        let slot = FAST[480].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut c_int) -> c_int>(slot);
+            return f(cat_index, len, indices);
+        }
+        match functions().MPI_T_category_get_pvars { Some(f) => f(cat_index, len, indices), None => missing(c"MPI_T_category_get_pvars") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_get_index(name: *const c_char, cvar_index: *mut c_int) -> c_int {
+        let slot = FAST[481].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>(slot);
+            return f(name, cvar_index);
+        }
+        match functions().MPI_T_cvar_get_index { Some(f) => f(name, cvar_index), None => missing(c"MPI_T_cvar_get_index") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_get_info(cvar_index: c_int, name: *mut c_char, name_len: *mut c_int, verbosity: *mut c_int, datatype: *mut MPI_Datatype, enumtype: *mut MPI_T_enum, desc: *mut c_char, desc_len: *mut c_int, bind: *mut c_int, scope: *mut c_int) -> c_int {
+        let slot = FAST[482].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_T_enum, *mut c_char, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
+            return f(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope);
+        }
+        match functions().MPI_T_cvar_get_info { Some(f) => f(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope), None => missing(c"MPI_T_cvar_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_get_num(num_cvar: *mut c_int) -> c_int {
+        let slot = FAST[483].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(num_cvar);
+        }
+        match functions().MPI_T_cvar_get_num { Some(f) => f(num_cvar), None => missing(c"MPI_T_cvar_get_num") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_handle_alloc(cvar_index: c_int, obj_handle: *mut c_void, handle: *mut MPI_T_cvar_handle, count: *mut c_int) -> c_int {
+        let slot = FAST[484].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_void, *mut MPI_T_cvar_handle, *mut c_int) -> c_int>(slot);
+            return f(cvar_index, obj_handle, handle, count);
+        }
+        match functions().MPI_T_cvar_handle_alloc { Some(f) => f(cvar_index, obj_handle, handle, count), None => missing(c"MPI_T_cvar_handle_alloc") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
+        let slot = FAST[485].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_T_cvar_handle) -> c_int>(slot);
+            return f(handle);
+        }
+        match functions().MPI_T_cvar_handle_free { Some(f) => f(handle), None => missing(c"MPI_T_cvar_handle_free") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_void) -> c_int {
+        let slot = FAST[486].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_cvar_handle, *mut c_void) -> c_int>(slot);
+            return f(handle, buf);
+        }
+        match functions().MPI_T_cvar_read { Some(f) => f(handle, buf), None => missing(c"MPI_T_cvar_read") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_cvar_write(handle: MPI_T_cvar_handle, buf: *const c_void) -> c_int {
+        let slot = FAST[487].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_cvar_handle, *const c_void) -> c_int>(slot);
+            return f(handle, buf);
+        }
+        match functions().MPI_T_cvar_write { Some(f) => f(handle, buf), None => missing(c"MPI_T_cvar_write") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_enum_get_info(enumtype: MPI_T_enum, num: *mut c_int, name: *mut c_char, name_len: *mut c_int) -> c_int {
+        let slot = FAST[488].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_enum, *mut c_int, *mut c_char, *mut c_int) -> c_int>(slot);
+            return f(enumtype, num, name, name_len);
+        }
+        match functions().MPI_T_enum_get_info { Some(f) => f(enumtype, num, name, name_len), None => missing(c"MPI_T_enum_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_enum_get_item(enumtype: MPI_T_enum, index: c_int, value: *mut c_int, name: *mut c_char, name_len: *mut c_int) -> c_int {
+        let slot = FAST[489].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_enum, c_int, *mut c_int, *mut c_char, *mut c_int) -> c_int>(slot);
+            return f(enumtype, index, value, name, name_len);
+        }
+        match functions().MPI_T_enum_get_item { Some(f) => f(enumtype, index, value, name, name_len), None => missing(c"MPI_T_enum_get_item") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_callback_get_info(event_registration: MPI_T_event_registration, cb_safety: MPI_T_cb_safety, info_used: *mut MPI_Info) -> c_int {
+        let slot = FAST[490].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, *mut MPI_Info) -> c_int>(slot);
+            return f(event_registration, cb_safety, info_used);
+        }
+        match functions().MPI_T_event_callback_get_info { Some(f) => f(event_registration, cb_safety, info_used), None => missing(c"MPI_T_event_callback_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_callback_set_info(event_registration: MPI_T_event_registration, cb_safety: MPI_T_cb_safety, info: MPI_Info) -> c_int {
+        let slot = FAST[491].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info) -> c_int>(slot);
+            return f(event_registration, cb_safety, info);
+        }
+        match functions().MPI_T_event_callback_set_info { Some(f) => f(event_registration, cb_safety, info), None => missing(c"MPI_T_event_callback_set_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_copy(event_instance: MPI_T_event_instance, buffer: *mut c_void) -> c_int {
+        let slot = FAST[492].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_instance, *mut c_void) -> c_int>(slot);
+            return f(event_instance, buffer);
+        }
+        match functions().MPI_T_event_copy { Some(f) => f(event_instance, buffer), None => missing(c"MPI_T_event_copy") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_get_index(name: *const c_char, event_index: *mut c_int) -> c_int {
+        let slot = FAST[493].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *mut c_int) -> c_int>(slot);
+            return f(name, event_index);
+        }
+        match functions().MPI_T_event_get_index { Some(f) => f(name, event_index), None => missing(c"MPI_T_event_get_index") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_get_info(event_index: c_int, name: *mut c_char, name_len: *mut c_int, verbosity: *mut c_int, array_of_datatypes: *mut MPI_Datatype, array_of_displacements: *mut MPI_Aint, num_elements: *mut c_int, enumtype: *mut MPI_T_enum, info: *mut MPI_Info, desc: *mut c_char, desc_len: *mut c_int, bind: *mut c_int) -> c_int {
+        let slot = FAST[494].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_Aint, *mut c_int, *mut MPI_T_enum, *mut MPI_Info, *mut c_char, *mut c_int, *mut c_int) -> c_int>(slot);
+            return f(event_index, name, name_len, verbosity, array_of_datatypes, array_of_displacements, num_elements, enumtype, info, desc, desc_len, bind);
+        }
+        match functions().MPI_T_event_get_info { Some(f) => f(event_index, name, name_len, verbosity, array_of_datatypes, array_of_displacements, num_elements, enumtype, info, desc, desc_len, bind), None => missing(c"MPI_T_event_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_get_num(num_events: *mut c_int) -> c_int {
+        let slot = FAST[495].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(num_events);
+        }
+        match functions().MPI_T_event_get_num { Some(f) => f(num_events), None => missing(c"MPI_T_event_get_num") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_get_source(event_instance: MPI_T_event_instance, source_index: *mut c_int) -> c_int {
+        let slot = FAST[496].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_instance, *mut c_int) -> c_int>(slot);
+            return f(event_instance, source_index);
+        }
+        match functions().MPI_T_event_get_source { Some(f) => f(event_instance, source_index), None => missing(c"MPI_T_event_get_source") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_get_timestamp(event_instance: MPI_T_event_instance, event_timestamp: *mut MPI_Count) -> c_int {
+        let slot = FAST[497].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_instance, *mut MPI_Count) -> c_int>(slot);
+            return f(event_instance, event_timestamp);
+        }
+        match functions().MPI_T_event_get_timestamp { Some(f) => f(event_instance, event_timestamp), None => missing(c"MPI_T_event_get_timestamp") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_handle_alloc(event_index: c_int, obj_handle: *mut c_void, info: MPI_Info, event_registration: *mut MPI_T_event_registration) -> c_int {
+        let slot = FAST[498].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_void, MPI_Info, *mut MPI_T_event_registration) -> c_int>(slot);
+            return f(event_index, obj_handle, info, event_registration);
+        }
+        match functions().MPI_T_event_handle_alloc { Some(f) => f(event_index, obj_handle, info, event_registration), None => missing(c"MPI_T_event_handle_alloc") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_handle_free(event_registration: MPI_T_event_registration, user_data: *mut c_void, free_cb_function: Callback) -> c_int {
+        let slot = FAST[499].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, *mut c_void, Callback) -> c_int>(slot);
+            return f(event_registration, user_data, free_cb_function);
+        }
+        match functions().MPI_T_event_handle_free { Some(f) => f(event_registration, user_data, free_cb_function), None => missing(c"MPI_T_event_handle_free") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_handle_get_info(event_registration: MPI_T_event_registration, info_used: *mut MPI_Info) -> c_int {
+        let slot = FAST[500].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, *mut MPI_Info) -> c_int>(slot);
+            return f(event_registration, info_used);
+        }
+        match functions().MPI_T_event_handle_get_info { Some(f) => f(event_registration, info_used), None => missing(c"MPI_T_event_handle_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_handle_set_info(event_registration: MPI_T_event_registration, info: MPI_Info) -> c_int {
+        let slot = FAST[501].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, MPI_Info) -> c_int>(slot);
+            return f(event_registration, info);
+        }
+        match functions().MPI_T_event_handle_set_info { Some(f) => f(event_registration, info), None => missing(c"MPI_T_event_handle_set_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_read(event_instance: MPI_T_event_instance, element_index: c_int, buffer: *mut c_void) -> c_int {
+        let slot = FAST[502].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_instance, c_int, *mut c_void) -> c_int>(slot);
+            return f(event_instance, element_index, buffer);
+        }
+        match functions().MPI_T_event_read { Some(f) => f(event_instance, element_index, buffer), None => missing(c"MPI_T_event_read") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_register_callback(event_registration: MPI_T_event_registration, cb_safety: MPI_T_cb_safety, info: MPI_Info, user_data: *mut c_void, event_cb_function: Callback) -> c_int {
+        let slot = FAST[503].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info, *mut c_void, Callback) -> c_int>(slot);
+            return f(event_registration, cb_safety, info, user_data, event_cb_function);
+        }
+        match functions().MPI_T_event_register_callback { Some(f) => f(event_registration, cb_safety, info, user_data, event_cb_function), None => missing(c"MPI_T_event_register_callback") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_event_set_dropped_handler(event_registration: MPI_T_event_registration, dropped_cb_function: Callback) -> c_int {
+        let slot = FAST[504].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_event_registration, Callback) -> c_int>(slot);
+            return f(event_registration, dropped_cb_function);
+        }
+        match functions().MPI_T_event_set_dropped_handler { Some(f) => f(event_registration, dropped_cb_function), None => missing(c"MPI_T_event_set_dropped_handler") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_finalize() -> c_int {
+        let slot = FAST[505].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> c_int>(slot);
+            return f();
+        }
+        match functions().MPI_T_finalize { Some(f) => f(), None => missing(c"MPI_T_finalize") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_init_thread(required: c_int, provided: *mut c_int) -> c_int {
+        let slot = FAST[506].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_int) -> c_int>(slot);
+            return f(required, provided);
+        }
+        match functions().MPI_T_init_thread { Some(f) => f(required, provided), None => missing(c"MPI_T_init_thread") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_get_index(name: *const c_char, var_class: c_int, pvar_index: *mut c_int) -> c_int {
+        let slot = FAST[507].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, c_int, *mut c_int) -> c_int>(slot);
+            return f(name, var_class, pvar_index);
+        }
+        match functions().MPI_T_pvar_get_index { Some(f) => f(name, var_class, pvar_index), None => missing(c"MPI_T_pvar_get_index") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_get_info(pvar_index: c_int, name: *mut c_char, name_len: *mut c_int, verbosity: *mut c_int, var_class: *mut c_int, datatype: *mut MPI_Datatype, enumtype: *mut MPI_T_enum, desc: *mut c_char, desc_len: *mut c_int, bind: *mut c_int, readonly: *mut c_int, continuous: *mut c_int, atomic: *mut c_int) -> c_int {
+        let slot = FAST[508].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut MPI_Datatype, *mut MPI_T_enum, *mut c_char, *mut c_int, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
+            return f(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc, desc_len, bind, readonly, continuous, atomic);
+        }
+        match functions().MPI_T_pvar_get_info { Some(f) => f(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc, desc_len, bind, readonly, continuous, atomic), None => missing(c"MPI_T_pvar_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_get_num(num_pvar: *mut c_int) -> c_int {
+        let slot = FAST[509].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(num_pvar);
+        }
+        match functions().MPI_T_pvar_get_num { Some(f) => f(num_pvar), None => missing(c"MPI_T_pvar_get_num") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_handle_alloc(pe_session: MPI_T_pvar_session, pvar_index: c_int, obj_handle: *mut c_void, handle: *mut MPI_T_pvar_handle, count: *mut c_int) -> c_int {
+        let slot = FAST[510].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, c_int, *mut c_void, *mut MPI_T_pvar_handle, *mut c_int) -> c_int>(slot);
+            return f(pe_session, pvar_index, obj_handle, handle, count);
+        }
+        match functions().MPI_T_pvar_handle_alloc { Some(f) => f(pe_session, pvar_index, obj_handle, handle, count), None => missing(c"MPI_T_pvar_handle_alloc") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_handle_free(pe_session: MPI_T_pvar_session, handle: *mut MPI_T_pvar_handle) -> c_int {
+        let slot = FAST[511].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, *mut MPI_T_pvar_handle) -> c_int>(slot);
+            return f(pe_session, handle);
+        }
+        match functions().MPI_T_pvar_handle_free { Some(f) => f(pe_session, handle), None => missing(c"MPI_T_pvar_handle_free") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_read(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle, buf: *mut c_void) -> c_int {
+        let slot = FAST[512].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *mut c_void) -> c_int>(slot);
+            return f(pe_session, handle, buf);
+        }
+        match functions().MPI_T_pvar_read { Some(f) => f(pe_session, handle, buf), None => missing(c"MPI_T_pvar_read") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_readreset(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle, buf: *mut c_void) -> c_int {
+        let slot = FAST[513].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *mut c_void) -> c_int>(slot);
+            return f(pe_session, handle, buf);
+        }
+        match functions().MPI_T_pvar_readreset { Some(f) => f(pe_session, handle, buf), None => missing(c"MPI_T_pvar_readreset") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_reset(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle) -> c_int {
+        let slot = FAST[514].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>(slot);
+            return f(pe_session, handle);
+        }
+        match functions().MPI_T_pvar_reset { Some(f) => f(pe_session, handle), None => missing(c"MPI_T_pvar_reset") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_session_create(pe_session: *mut MPI_T_pvar_session) -> c_int {
+        let slot = FAST[515].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_T_pvar_session) -> c_int>(slot);
+            return f(pe_session);
+        }
+        match functions().MPI_T_pvar_session_create { Some(f) => f(pe_session), None => missing(c"MPI_T_pvar_session_create") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_session_free(pe_session: *mut MPI_T_pvar_session) -> c_int {
+        let slot = FAST[516].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_T_pvar_session) -> c_int>(slot);
+            return f(pe_session);
+        }
+        match functions().MPI_T_pvar_session_free { Some(f) => f(pe_session), None => missing(c"MPI_T_pvar_session_free") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_start(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle) -> c_int {
+        let slot = FAST[517].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>(slot);
+            return f(pe_session, handle);
+        }
+        match functions().MPI_T_pvar_start { Some(f) => f(pe_session, handle), None => missing(c"MPI_T_pvar_start") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_stop(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle) -> c_int {
+        let slot = FAST[518].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle) -> c_int>(slot);
+            return f(pe_session, handle);
+        }
+        match functions().MPI_T_pvar_stop { Some(f) => f(pe_session, handle), None => missing(c"MPI_T_pvar_stop") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_pvar_write(pe_session: MPI_T_pvar_session, handle: MPI_T_pvar_handle, buf: *const c_void) -> c_int {
+        let slot = FAST[519].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_T_pvar_session, MPI_T_pvar_handle, *const c_void) -> c_int>(slot);
+            return f(pe_session, handle, buf);
+        }
+        match functions().MPI_T_pvar_write { Some(f) => f(pe_session, handle, buf), None => missing(c"MPI_T_pvar_write") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_source_get_info(source_index: c_int, name: *mut c_char, name_len: *mut c_int, desc: *mut c_char, desc_len: *mut c_int, ordering: *mut MPI_T_source_order, ticks_per_second: *mut MPI_Count, max_ticks: *mut MPI_Count, info: *mut MPI_Info) -> c_int {
+        let slot = FAST[520].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut c_char, *mut c_int, *mut c_char, *mut c_int, *mut MPI_T_source_order, *mut MPI_Count, *mut MPI_Count, *mut MPI_Info) -> c_int>(slot);
+            return f(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second, max_ticks, info);
+        }
+        match functions().MPI_T_source_get_info { Some(f) => f(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second, max_ticks, info), None => missing(c"MPI_T_source_get_info") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_source_get_num(num_sources: *mut c_int) -> c_int {
+        let slot = FAST[521].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
+            return f(num_sources);
+        }
+        match functions().MPI_T_source_get_num { Some(f) => f(num_sources), None => missing(c"MPI_T_source_get_num") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_T_source_get_timestamp(source_index: c_int, timestamp: *mut MPI_Count) -> c_int {
+        let slot = FAST[522].load(Relaxed);
+        if !slot.is_null() {
+            let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Count) -> c_int>(slot);
+            return f(source_index, timestamp);
+        }
+        match functions().MPI_T_source_get_timestamp { Some(f) => f(source_index, timestamp), None => missing(c"MPI_T_source_get_timestamp") }
+    }
+    #[inline(always)]
+    pub unsafe fn MPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
+        let slot = FAST[523].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(request, flag, status);
@@ -7228,7 +7942,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
-        let slot = FAST[473].load(Relaxed);
+        let slot = FAST[524].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const MPI_Status, *mut c_int) -> c_int>(slot);
             return f(status, flag);
@@ -7237,7 +7951,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testall(count: c_int, array_of_requests: *mut MPI_Request, flag: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[474].load(Relaxed);
+        let slot = FAST[525].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, flag, array_of_statuses);
@@ -7246,7 +7960,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, flag: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[475].load(Relaxed);
+        let slot = FAST[526].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, flag, status);
@@ -7255,7 +7969,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Testsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[476].load(Relaxed);
+        let slot = FAST[527].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -7264,7 +7978,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-        let slot = FAST[477].load(Relaxed);
+        let slot = FAST[528].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Comm, *mut c_int) -> c_int>(slot);
             return f(comm, status);
@@ -7273,7 +7987,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[478].load(Relaxed);
+        let slot = FAST[529].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7282,7 +7996,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[479].load(Relaxed);
+        let slot = FAST[530].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7291,7 +8005,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[480].load(Relaxed);
+        let slot = FAST[531].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, oldtype, newtype);
@@ -7300,7 +8014,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[481].load(Relaxed);
+        let slot = FAST[532].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7309,7 +8023,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[482].load(Relaxed);
+        let slot = FAST[533].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, *const MPI_Count, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
@@ -7318,7 +8032,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_complex(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[483].load(Relaxed);
+        let slot = FAST[534].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7327,7 +8041,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_integer(r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[484].load(Relaxed);
+        let slot = FAST[535].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(r, newtype);
@@ -7336,7 +8050,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_f90_real(p: c_int, r: c_int, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[485].load(Relaxed);
+        let slot = FAST[536].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(p, r, newtype);
@@ -7345,7 +8059,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[486].load(Relaxed);
+        let slot = FAST[537].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7354,7 +8068,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[487].load(Relaxed);
+        let slot = FAST[538].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7363,7 +8077,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[488].load(Relaxed);
+        let slot = FAST[539].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7372,7 +8086,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[489].load(Relaxed);
+        let slot = FAST[540].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7381,7 +8095,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[490].load(Relaxed);
+        let slot = FAST[541].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, MPI_Aint, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7390,7 +8104,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[491].load(Relaxed);
+        let slot = FAST[542].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7399,7 +8113,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[492].load(Relaxed);
+        let slot = FAST[543].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7408,7 +8122,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[493].load(Relaxed);
+        let slot = FAST[544].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, array_of_displacements, oldtype, newtype);
@@ -7417,7 +8131,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_keyval(type_copy_attr_fn: Callback, type_delete_attr_fn: Callback, type_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[494].load(Relaxed);
+        let slot = FAST[545].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
@@ -7426,7 +8140,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[495].load(Relaxed);
+        let slot = FAST[546].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Aint, MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7435,7 +8149,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[496].load(Relaxed);
+        let slot = FAST[547].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, lb, extent, newtype);
@@ -7444,7 +8158,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[497].load(Relaxed);
+        let slot = FAST[548].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const MPI_Aint, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7453,7 +8167,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[498].load(Relaxed);
+        let slot = FAST[549].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, *const MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
@@ -7462,7 +8176,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[499].load(Relaxed);
+        let slot = FAST[550].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, *const c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7471,7 +8185,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[500].load(Relaxed);
+        let slot = FAST[551].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const MPI_Count, *const MPI_Count, *const MPI_Count, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -7480,7 +8194,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-        let slot = FAST[501].load(Relaxed);
+        let slot = FAST[552].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int) -> c_int>(slot);
             return f(datatype, type_keyval);
@@ -7489,7 +8203,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[502].load(Relaxed);
+        let slot = FAST[553].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(oldtype, newtype);
@@ -7498,7 +8212,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[503].load(Relaxed);
+        let slot = FAST[554].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Datatype) -> c_int>(slot);
             return f(datatype);
@@ -7507,7 +8221,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-        let slot = FAST[504].load(Relaxed);
+        let slot = FAST[555].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(type_keyval);
@@ -7516,7 +8230,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[505].load(Relaxed);
+        let slot = FAST[556].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val, flag);
@@ -7525,7 +8239,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[506].load(Relaxed);
+        let slot = FAST[557].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, c_int, c_int, *mut c_int, *mut MPI_Aint, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
@@ -7534,7 +8248,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[507].load(Relaxed);
+        let slot = FAST[558].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int>(slot);
             return f(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes);
@@ -7543,7 +8257,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int) -> c_int {
-        let slot = FAST[508].load(Relaxed);
+        let slot = FAST[559].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_datatypes, combiner);
@@ -7552,7 +8266,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int) -> c_int {
-        let slot = FAST[509].load(Relaxed);
+        let slot = FAST[560].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int>(slot);
             return f(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
@@ -7561,7 +8275,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[510].load(Relaxed);
+        let slot = FAST[561].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7570,7 +8284,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[511].load(Relaxed);
+        let slot = FAST[562].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7579,7 +8293,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[512].load(Relaxed);
+        let slot = FAST[563].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, lb, extent);
@@ -7588,7 +8302,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[513].load(Relaxed);
+        let slot = FAST[564].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(datatype, type_name, resultlen);
@@ -7597,7 +8311,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[514].load(Relaxed);
+        let slot = FAST[565].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7606,7 +8320,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[515].load(Relaxed);
+        let slot = FAST[566].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7615,7 +8329,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) -> c_int {
-        let slot = FAST[516].load(Relaxed);
+        let slot = FAST[567].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, true_lb, true_extent);
@@ -7624,7 +8338,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[517].load(Relaxed);
+        let slot = FAST[568].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(value_type, index_type, pair_type);
@@ -7633,7 +8347,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[518].load(Relaxed);
+        let slot = FAST[569].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *const c_int, *const c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7642,7 +8356,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[519].load(Relaxed);
+        let slot = FAST[570].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, *const MPI_Count, *const MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
@@ -7651,7 +8365,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[520].load(Relaxed);
+        let slot = FAST[571].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, *mut MPI_Datatype) -> c_int>(slot);
             return f(typeclass, size, datatype);
@@ -7660,7 +8374,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_attr(datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[521].load(Relaxed);
+        let slot = FAST[572].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, c_int, *mut c_void) -> c_int>(slot);
             return f(datatype, type_keyval, attribute_val);
@@ -7669,7 +8383,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char) -> c_int {
-        let slot = FAST[522].load(Relaxed);
+        let slot = FAST[573].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *const c_char) -> c_int>(slot);
             return f(datatype, type_name);
@@ -7678,7 +8392,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-        let slot = FAST[523].load(Relaxed);
+        let slot = FAST[574].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut c_int) -> c_int>(slot);
             return f(datatype, size);
@@ -7687,7 +8401,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[524].load(Relaxed);
+        let slot = FAST[575].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7696,7 +8410,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-        let slot = FAST[525].load(Relaxed);
+        let slot = FAST[576].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Count) -> c_int>(slot);
             return f(datatype, size);
@@ -7705,7 +8419,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[526].load(Relaxed);
+        let slot = FAST[577].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7714,7 +8428,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-        let slot = FAST[527].load(Relaxed);
+        let slot = FAST[578].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Count, MPI_Count, MPI_Count, MPI_Datatype, *mut MPI_Datatype) -> c_int>(slot);
             return f(count, blocklength, stride, oldtype, newtype);
@@ -7723,7 +8437,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[528].load(Relaxed);
+        let slot = FAST[579].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, c_int, *mut c_int, *mut c_void, c_int, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7732,7 +8446,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm) -> c_int {
-        let slot = FAST[529].load(Relaxed);
+        let slot = FAST[580].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype, MPI_Comm) -> c_int>(slot);
             return f(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -7741,7 +8455,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[530].load(Relaxed);
+        let slot = FAST[581].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Aint, *mut MPI_Aint, *mut c_void, c_int, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7750,7 +8464,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype) -> c_int {
-        let slot = FAST[531].load(Relaxed);
+        let slot = FAST[582].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, *const c_void, MPI_Count, *mut MPI_Count, *mut c_void, MPI_Count, MPI_Datatype) -> c_int>(slot);
             return f(datarep, inbuf, insize, position, outbuf, outcount, datatype);
@@ -7759,7 +8473,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Unpublish_name(service_name: *const c_char, info: MPI_Info, port_name: *const c_char) -> c_int {
-        let slot = FAST[532].load(Relaxed);
+        let slot = FAST[583].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*const c_char, MPI_Info, *const c_char) -> c_int>(slot);
             return f(service_name, info, port_name);
@@ -7768,7 +8482,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[533].load(Relaxed);
+        let slot = FAST[584].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(request, status);
@@ -7777,7 +8491,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[534].load(Relaxed);
+        let slot = FAST[585].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, array_of_statuses);
@@ -7786,7 +8500,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitany(count: c_int, array_of_requests: *mut MPI_Request, index: *mut c_int, status: *mut MPI_Status) -> c_int {
-        let slot = FAST[535].load(Relaxed);
+        let slot = FAST[586].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(count, array_of_requests, index, status);
@@ -7795,7 +8509,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Waitsome(incount: c_int, array_of_requests: *mut MPI_Request, outcount: *mut c_int, array_of_indices: *mut c_int, array_of_statuses: *mut MPI_Status) -> c_int {
-        let slot = FAST[536].load(Relaxed);
+        let slot = FAST[587].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int, *mut MPI_Status) -> c_int>(slot);
             return f(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
@@ -7804,7 +8518,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[537].load(Relaxed);
+        let slot = FAST[588].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7813,7 +8527,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[538].load(Relaxed);
+        let slot = FAST[589].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7822,7 +8536,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[539].load(Relaxed);
+        let slot = FAST[590].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7831,7 +8545,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_allocate_shared_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[540].load(Relaxed);
+        let slot = FAST[591].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut c_void, *mut MPI_Win) -> c_int>(slot);
             return f(size, disp_unit, info, comm, baseptr, win);
@@ -7840,7 +8554,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-        let slot = FAST[541].load(Relaxed);
+        let slot = FAST[592].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_void, MPI_Aint) -> c_int>(slot);
             return f(win, base, size);
@@ -7849,7 +8563,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
-        let slot = FAST[542].load(Relaxed);
+        let slot = FAST[593].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, errorcode);
@@ -7858,7 +8572,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_complete(win: MPI_Win) -> c_int {
-        let slot = FAST[543].load(Relaxed);
+        let slot = FAST[594].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -7867,7 +8581,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[544].load(Relaxed);
+        let slot = FAST[595].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, c_int, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -7876,7 +8590,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_c(base: *mut c_void, size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[545].load(Relaxed);
+        let slot = FAST[596].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_void, MPI_Aint, MPI_Aint, MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(base, size, disp_unit, info, comm, win);
@@ -7885,7 +8599,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_dynamic(info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) -> c_int {
-        let slot = FAST[546].load(Relaxed);
+        let slot = FAST[597].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Info, MPI_Comm, *mut MPI_Win) -> c_int>(slot);
             return f(info, comm, win);
@@ -7894,7 +8608,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_errhandler(win_errhandler_fn: Callback, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[547].load(Relaxed);
+        let slot = FAST[598].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win_errhandler_fn, errhandler);
@@ -7903,7 +8617,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_create_keyval(win_copy_attr_fn: Callback, win_delete_attr_fn: Callback, win_keyval: *mut c_int, extra_state: *mut c_void) -> c_int {
-        let slot = FAST[548].load(Relaxed);
+        let slot = FAST[599].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(Callback, Callback, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
@@ -7912,7 +8626,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
-        let slot = FAST[549].load(Relaxed);
+        let slot = FAST[600].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int) -> c_int>(slot);
             return f(win, win_keyval);
@@ -7921,7 +8635,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
-        let slot = FAST[550].load(Relaxed);
+        let slot = FAST[601].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_void) -> c_int>(slot);
             return f(win, base);
@@ -7930,7 +8644,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[551].load(Relaxed);
+        let slot = FAST[602].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -7939,7 +8653,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[552].load(Relaxed);
+        let slot = FAST[603].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -7948,7 +8662,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_all(win: MPI_Win) -> c_int {
-        let slot = FAST[553].load(Relaxed);
+        let slot = FAST[604].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -7957,7 +8671,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[554].load(Relaxed);
+        let slot = FAST[605].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -7966,7 +8680,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_flush_local_all(win: MPI_Win) -> c_int {
-        let slot = FAST[555].load(Relaxed);
+        let slot = FAST[606].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -7975,7 +8689,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
-        let slot = FAST[556].load(Relaxed);
+        let slot = FAST[607].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut MPI_Win) -> c_int>(slot);
             return f(win);
@@ -7984,7 +8698,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-        let slot = FAST[557].load(Relaxed);
+        let slot = FAST[608].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(*mut c_int) -> c_int>(slot);
             return f(win_keyval);
@@ -7993,7 +8707,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
-        let slot = FAST[558].load(Relaxed);
+        let slot = FAST[609].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void, *mut c_int) -> c_int>(slot);
             return f(win, win_keyval, attribute_val, flag);
@@ -8002,7 +8716,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) -> c_int {
-        let slot = FAST[559].load(Relaxed);
+        let slot = FAST[610].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8011,7 +8725,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
-        let slot = FAST[560].load(Relaxed);
+        let slot = FAST[611].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Group) -> c_int>(slot);
             return f(win, group);
@@ -8020,7 +8734,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_info(win: MPI_Win, info_used: *mut MPI_Info) -> c_int {
-        let slot = FAST[561].load(Relaxed);
+        let slot = FAST[612].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut MPI_Info) -> c_int>(slot);
             return f(win, info_used);
@@ -8029,7 +8743,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_get_name(win: MPI_Win, win_name: *mut c_char, resultlen: *mut c_int) -> c_int {
-        let slot = FAST[562].load(Relaxed);
+        let slot = FAST[613].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_char, *mut c_int) -> c_int>(slot);
             return f(win, win_name, resultlen);
@@ -8038,7 +8752,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[563].load(Relaxed);
+        let slot = FAST[614].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, c_int, c_int, MPI_Win) -> c_int>(slot);
             return f(lock_type, rank, assert, win);
@@ -8047,7 +8761,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_lock_all(assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[564].load(Relaxed);
+        let slot = FAST[615].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(assert, win);
@@ -8056,7 +8770,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_post(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[565].load(Relaxed);
+        let slot = FAST[616].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8065,7 +8779,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_attr(win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) -> c_int {
-        let slot = FAST[566].load(Relaxed);
+        let slot = FAST[617].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut c_void) -> c_int>(slot);
             return f(win, win_keyval, attribute_val);
@@ -8074,7 +8788,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> c_int {
-        let slot = FAST[567].load(Relaxed);
+        let slot = FAST[618].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Errhandler) -> c_int>(slot);
             return f(win, errhandler);
@@ -8083,7 +8797,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_info(win: MPI_Win, info: MPI_Info) -> c_int {
-        let slot = FAST[568].load(Relaxed);
+        let slot = FAST[619].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, MPI_Info) -> c_int>(slot);
             return f(win, info);
@@ -8092,7 +8806,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
-        let slot = FAST[569].load(Relaxed);
+        let slot = FAST[620].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *const c_char) -> c_int>(slot);
             return f(win, win_name);
@@ -8101,7 +8815,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[570].load(Relaxed);
+        let slot = FAST[621].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut c_int, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8110,7 +8824,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_shared_query_c(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut MPI_Aint, baseptr: *mut c_void) -> c_int {
-        let slot = FAST[571].load(Relaxed);
+        let slot = FAST[622].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, c_int, *mut MPI_Aint, *mut MPI_Aint, *mut c_void) -> c_int>(slot);
             return f(win, rank, size, disp_unit, baseptr);
@@ -8119,7 +8833,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_start(group: MPI_Group, assert: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[572].load(Relaxed);
+        let slot = FAST[623].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Group, c_int, MPI_Win) -> c_int>(slot);
             return f(group, assert, win);
@@ -8128,7 +8842,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_sync(win: MPI_Win) -> c_int {
-        let slot = FAST[573].load(Relaxed);
+        let slot = FAST[624].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8137,7 +8851,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_test(win: MPI_Win, flag: *mut c_int) -> c_int {
-        let slot = FAST[574].load(Relaxed);
+        let slot = FAST[625].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win, *mut c_int) -> c_int>(slot);
             return f(win, flag);
@@ -8146,7 +8860,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_unlock(rank: c_int, win: MPI_Win) -> c_int {
-        let slot = FAST[575].load(Relaxed);
+        let slot = FAST[626].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, MPI_Win) -> c_int>(slot);
             return f(rank, win);
@@ -8155,7 +8869,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_unlock_all(win: MPI_Win) -> c_int {
-        let slot = FAST[576].load(Relaxed);
+        let slot = FAST[627].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8164,7 +8878,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Win_wait(win: MPI_Win) -> c_int {
-        let slot = FAST[577].load(Relaxed);
+        let slot = FAST[628].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Win) -> c_int>(slot);
             return f(win);
@@ -8173,7 +8887,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtick() -> f64 {
-        let slot = FAST[578].load(Relaxed);
+        let slot = FAST[629].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8182,7 +8896,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Wtime() -> f64 {
-        let slot = FAST[579].load(Relaxed);
+        let slot = FAST[630].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> f64>(slot);
             return f();
@@ -8191,7 +8905,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-        let slot = FAST[580].load(Relaxed);
+        let slot = FAST[631].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, extent);
@@ -8200,7 +8914,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[581].load(Relaxed);
+        let slot = FAST[632].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);
@@ -8209,7 +8923,7 @@ pub mod ffi {
     }
     #[inline(always)]
     pub unsafe fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-        let slot = FAST[582].load(Relaxed);
+        let slot = FAST[633].load(Relaxed);
         if !slot.is_null() {
             let f = std::mem::transmute::<*mut c_void, unsafe extern "C" fn(MPI_Datatype, *mut MPI_Aint) -> c_int>(slot);
             return f(datatype, displacement);

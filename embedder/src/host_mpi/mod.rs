@@ -223,6 +223,13 @@ pub fn init_thread(required: i32, provided: &mut i32) -> i32 {
     unsafe { ffi::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), required, provided) }
 }
 
+/// MPI_T_init_thread: Open MPI reads its parameters there if it comes
+/// before MPI_Init, so the containment below is set first.
+pub fn t_init_thread(required: i32, provided: &mut i32) -> i32 {
+    contain_truncation();
+    unsafe { ffi::MPI_T_init_thread(required, provided) }
+}
+
 /// Open MPI's single-copy protocols copy a whole message into a receive
 /// buffer that is too small for it and only then report MPI_ERR_TRUNCATE:
 /// past a guest's buffer, or past one of Open MPI's own host buffers (a

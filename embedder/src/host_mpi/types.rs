@@ -21,6 +21,16 @@ pub type MPI_Info = Handle;
 pub type MPI_Win = Handle;
 pub type MPI_File = Handle;
 pub type MPI_Session = Handle;
+/// The tool interface's handles: pointers in every family (MPICH's too).
+pub type MPI_T_enum = Handle;
+pub type MPI_T_cvar_handle = Handle;
+pub type MPI_T_pvar_handle = Handle;
+pub type MPI_T_pvar_session = Handle;
+pub type MPI_T_event_registration = Handle;
+pub type MPI_T_event_instance = Handle;
+/// C enumerations (int-sized).
+pub type MPI_T_cb_safety = std::ffi::c_int;
+pub type MPI_T_source_order = std::ffi::c_int;
 pub type MPI_Aint = isize;
 pub type MPI_Count = i64;
 pub type MPI_Offset = i64;

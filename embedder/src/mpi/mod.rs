@@ -28,6 +28,7 @@ mod request;
 mod session;
 mod state;
 mod status;
+mod tools;
 mod topo;
 mod translate;
 

@@ -205,6 +205,8 @@ pub struct Bridge {
     pub(super) status: Option<StatusMap>,
     /// host error class -> standard-ABI error class
     pub(super) error_classes: HashMap<i32, i32>,
+    /// The tool interface's handles (`tools.rs`).
+    pub(super) tools: super::tools::Tools,
 }
 
 impl Bridge {
@@ -245,6 +247,7 @@ impl Bridge {
             specials: Specials::default(),
             status: None,
             error_classes: HashMap::new(),
+            tools: Default::default(),
         }
     }
 
