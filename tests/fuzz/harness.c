@@ -656,6 +656,10 @@ int main(int argc, char** argv) {
     if (restored) fprintf(stderr, "mpi-fuzz: seed %llu: harness state restored %ld times\n", (unsigned long long)seed, restored);
     printf("mpi-fuzz: seed %llu: %ld calls, %ld error returns\n", (unsigned long long)seed, calls, errors);
     fflush(stdout);
+    /* the pool's session: a job that ends with one open makes Open MPI 5's
+     * launcher report an improper exit (natively too) */
+    for (int i = 0; i < NSESSION; i++)
+        if (sessions[i] != MPI_SESSION_NULL) MPI_Session_finalize(&sessions[i]);
     MPI_Finalize();
     return 0;
 }
