@@ -193,7 +193,7 @@ pub fn session_init(mut env: FunctionEnvMut<MpiEnv>, info: i32, errhandler: i32,
         let null = host_mpi::null_session();
         let mut s = null.unwrap_or(host_mpi::Session(0));
         let eh = host_mpi::constants().errors_return;
-        cx.host_early(unsafe { ffi::MPI_Session_init(i.0, eh.0, &mut s.0) })?;
+        cx.host_early(host_mpi::session_init(i, eh, &mut s))?;
         if null.is_none_or(|n| n == s) {
             return Err(MpiError::shared(abi::c::MPI_ERR_SESSION, "the host MPI returned no session"));
         }
