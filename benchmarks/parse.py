@@ -6,6 +6,8 @@
     parse_hpcc(text)        -> dict from HPCC 1.5.0's hpccoutf.txt
     parse_netpipe(text)     -> list of rows, one per message size of NetPIPE's np.out
     parse_unsupported(text) -> MPI functions the embedder reported as not supported
+    parse_bridge(stdout)    -> dict from benchmarks/bridge/overhead.c's two lines
+    parse_kernels(stdout)   -> list of rows, one per benchmarks/kernels/kernels.c kernel
 
 They read the real output formats of benchmarks/imb/imb.c (IMB-MPI1 tables),
 benchmarks/hpcg (its machine-readable last line and CHECK lines), the
@@ -345,3 +347,26 @@ def parse_unsupported(text):
     """Sorted MPI functions named in the embedder's `MPI_X is not supported by
     this embedder` messages (stderr of a wasm run)."""
     return sorted(set(_UNSUPPORTED.findall(text)))
+
+
+# benchmarks/bridge/overhead.c and benchmarks/kernels/kernels.c
+
+BRIDGE_KEYS = ("comm_rank_ns", "allreduce_1double_ns")
+_BRIDGE_LINE = re.compile(rf"^({'|'.join(BRIDGE_KEYS)}) ({_NUMBER})\s*$", re.M)
+_KERNEL_LINE = re.compile(r"^kernel (\S+) ([0-9.]+) (\S+) checksum ([0-9a-f]+)\s*$", re.M)
+
+
+def parse_bridge(text):
+    """overhead.c's `comm_rank_ns X` and `allreduce_1double_ns Y` (rank 0
+    prints them) as {key: float}; ValueError if either is missing."""
+    out = {k: float(v) for k, v in _BRIDGE_LINE.findall(text)}
+    missing = [k for k in BRIDGE_KEYS if k not in out]
+    if missing:
+        raise ValueError(f"overhead: no {', '.join(missing)} line")
+    return out
+
+
+def parse_kernels(text):
+    """kernels.c's `kernel NAME RATE UNIT checksum HEX` lines: rows with
+    kernel, rate, unit, checksum, in the order printed."""
+    return [{"kernel": k, "rate": float(r), "unit": u, "checksum": c} for k, r, u, c in _KERNEL_LINE.findall(text)]

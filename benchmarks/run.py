@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark runner: IMB-style and HPCG-style, native vs wasm, plus compiler
 backends, start-up costs and binary sizes, and two external codes (HPCC 1.5.0,
-NetPIPE 3.7.2). Writes tidy CSVs for plots/plot.py.
+NetPIPE 3.7.2), the bridge's cost per MPI call, single-process compute
+kernels and the MPI call counts of the at-scale model (benchmarks/model).
+Writes tidy CSVs for plots/plot.py.
 
     python3 benchmarks/run.py [--ranks 1,2] [--reps 3] [--quick] [--out results/]
                               [--external on|off|only]
@@ -13,6 +15,14 @@ hpcg native, hpcg wasm), on the LLVM backend with a warm cache. Then one
 single-rank HPCG per backend on a cold cache (compile time and GFLOP/s), and
 start-up runs (cold compile, cached start, N ranks starting on a cold cache).
 
+Then three short phases: bridge (benchmarks/bridge/overhead.c, ns per
+MPI_Comm_rank and per 1-double MPI_Allreduce, native and wasm interleaved,
+per rank count and repetition), kernels (benchmarks/kernels/kernels.c, one
+process, native and wasm interleaved, --reps rounds; both builds must print
+the same checksums) and model (the native HPCG-style build with the PMPI
+counter benchmarks/model/mpi_count.c preloaded, tiny grid, at --model-ranks
+ranks; the counts are checked against benchmarks/model/calls.py).
+
 External codes (benchmarks/external: fetched from Debian's source packages,
 built unmodified natively and to wasm, cached in benchmarks/external/build/):
 HPCC and NetPIPE's MPI module on 2 ranks, native and wasm interleaved, each
@@ -23,10 +33,13 @@ nothing is cached, the external runs are skipped (noted in meta.json).
 
 Output, in OUT/<UTC timestamp>/: raw/ (every stdout and stderr, and HPCC's and
 NetPIPE's output files), runs.csv (one row per program run), imb.csv, hpcg.csv,
-backends.csv, sizes.csv, startup.csv, hpcc.csv, netpipe.csv,
-external_runs.csv, meta.json. The CSVs are derived from raw/ + runs.csv only
-(tables_from_raw), so they can be rebuilt after a parser change. Exit status 1
-if any run failed or any HPCG/HPCC validation failed.
+backends.csv, sizes.csv, startup.csv, bridge.csv, kernels.csv, calls.csv,
+hpcc.csv, netpipe.csv, external_runs.csv, meta.json. The CSVs are derived
+from raw/ + runs.csv only (tables_from_raw), so they can be rebuilt after a
+parser change. Exit status 1
+if any run failed, any HPCG/HPCC validation failed, the kernels' checksums
+differ between the builds or a measured call count differs from the analytic
+one.
 """
 import argparse
 import csv
@@ -46,14 +59,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parse import (IMB_BENCHMARKS, IMB_PAIR, parse_compile, parse_hpcc, parse_hpcg, parse_imb,  # noqa: E402
-                   parse_netpipe, parse_timings, parse_unsupported)
+sys.path.insert(0, str(Path(__file__).resolve().parent / "model"))
+import calls as model_calls  # noqa: E402  benchmarks/model/calls.py
+from parse import (IMB_BENCHMARKS, IMB_PAIR, parse_bridge, parse_compile, parse_hpcc, parse_hpcg,  # noqa: E402
+                   parse_imb, parse_kernels, parse_netpipe, parse_timings, parse_unsupported)
 
 ROOT = Path(__file__).resolve().parents[1]
 EMBEDDER = ROOT / "target" / "release" / "embedder"
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 IMB_SRC = [ROOT / "benchmarks" / "imb" / "imb.c"]
 HPCG_SRC = [ROOT / "benchmarks" / "hpcg" / f for f in ("hpcg.c", "geometry.c", "kernels.c", "cg.c")]
+BRIDGE_SRC = [ROOT / "benchmarks" / "bridge" / "overhead.c"]
+KERNELS_SRC = [ROOT / "benchmarks" / "kernels" / "kernels.c", ROOT / "benchmarks" / "external" / "cblas" / "cblas.c"]
 
 _spec = importlib.util.spec_from_file_location("external_build", ROOT / "benchmarks" / "external" / "build.py")
 external = importlib.util.module_from_spec(_spec)  # benchmarks/external/build.py (fetch + build)
@@ -79,6 +96,17 @@ HPCC_N, HPCC_NB = 3000, 100
 HPCC_N_QUICK, HPCC_NB_QUICK = 200, 40
 NETPIPE_ARGS = "-p 0 -l 1 -u 4194304"
 NETPIPE_ARGS_QUICK = "-p 0 -l 1 -u 65536 -n 20"
+# Bridge: MPI_Comm_rank and MPI_Allreduce loop lengths (overhead.c's arguments);
+# the defaults are benchmarks/bridge/run.py's. Kernels: kernels.c's names
+# (empty: all of them); --quick keeps the two that take a second.
+BRIDGE_CALLS = "10000000 200000"
+BRIDGE_CALLS_QUICK = "1000000 20000"
+KERNELS = ""
+KERNELS_QUICK = "dgemm triad"
+# Model: the counted runs are tiny and oversubscribed; their counts, not
+# their times, are the result.
+MODEL_RANKS = list(model_calls.MEASURE_RANKS)
+MODEL_ARGS = model_calls.MEASURE_ARGS
 # Start-up runs: the programs with almost no work, so the wall time is start-up.
 STARTUP_ARGS = {"imb": "-msglog 0:0 -iter 1 -time 0.01 Barrier", "hpcg": "--nx 8 --ny 8 --nz 8 --iters 1"}
 
@@ -96,6 +124,9 @@ SIZE_FIELDS = ["program", "native_dynamic_bytes", "native_static_bytes", "wasm_b
                "wasm_nosimd_bytes"]
 HPCC_FIELDS = ["ranks", "rep", "kind", "backend", "test", "metric", "unit", "better", "value", "key",
                "success", "rc"]
+BRIDGE_FIELDS = ["ranks", "rep", "build", "comm_rank_ns", "allreduce_1double_ns"]
+KERNEL_FIELDS = ["rep", "build", "kernel", "rate", "unit", "checksum"]
+CALLS_FIELDS = ["ranks", "rank", "neighbours", "function", "kind", "sets", "measured", "analytic"]
 NETPIPE_FIELDS = ["ranks", "rep", "kind", "backend", "bytes", "mbps", "mbytes_per_sec", "usec"]
 EXTERNAL_RUN_FIELDS = ["program", "ranks", "rep", "kind", "backend", "rc", "wall_s", "load_s", "run_s",
                        "success", "hpl_check", "hpl_residual", "failed_checks", "last_section", "points",
@@ -207,16 +238,19 @@ def _max(values):
 
 
 def tables_from_raw(out):
-    """(Re)write imb.csv, hpcg.csv, backends.csv, startup.csv, hpcc.csv,
-    netpipe.csv and external_runs.csv in `out` from runs.csv and the raw/
-    files it names. Returns (tables, problems): tables is {name: rows};
-    problems lists runs whose output could not be used (HPCG/HPCC result
-    missing or validation failed, unparseable IMB/NetPIPE output, MPI
-    functions the embedder does not support)."""
+    """(Re)write imb.csv, hpcg.csv, backends.csv, startup.csv, bridge.csv,
+    kernels.csv, calls.csv, hpcc.csv, netpipe.csv and external_runs.csv in
+    `out` from runs.csv and the raw/ files it names. Returns (tables,
+    problems): tables is {name: rows}; problems lists runs whose output could
+    not be used (HPCG/HPCC result missing or validation failed, unparseable
+    IMB/NetPIPE/bridge/kernel/count output, MPI functions the embedder does
+    not support), kernels whose checksums differ between the builds and
+    measured call counts that differ from the analytic ones."""
     out = Path(out)
     runs = read_csv(out / "runs.csv")
     imb, hpcg, backends, startup, problems = [], [], [], [], []
     hpcc, netpipe, external_runs = [], [], []
+    bridge, kernels, counted = [], [], []
     for r in runs:
         stdout = (out / r["stdout"]).read_text()
         stderr = (out / r["stderr"]).read_text()
@@ -265,6 +299,10 @@ def tables_from_raw(out):
             hpcc += ext["hpcc"]
             netpipe += ext["netpipe"]
             problems += prob
+        elif r["phase"] in ("bridge", "kernels", "model"):
+            rows, prob = SHORT_PHASES[r["phase"]](r, stdout, rc)
+            {"bridge": bridge, "kernels": kernels, "model": counted}[r["phase"]].extend(rows)
+            problems += prob
         elif r["phase"] == "startup":
             startup.append({"program": r["program"], "mode": r["kind"], "ranks": r["ranks"],
                             "rep": r["rep"], "wall_s": r["wall_s"], "load_s": load,
@@ -274,11 +312,80 @@ def tables_from_raw(out):
     write_csv(out / "hpcg.csv", HPCG_FIELDS, hpcg)
     write_csv(out / "backends.csv", BACKEND_FIELDS, backends)
     write_csv(out / "startup.csv", STARTUP_FIELDS, startup)
+    write_csv(out / "bridge.csv", BRIDGE_FIELDS, bridge)
+    write_csv(out / "kernels.csv", KERNEL_FIELDS, kernels)
+    write_csv(out / "calls.csv", CALLS_FIELDS, counted)
+    problems += checksum_problems(kernels) + count_problems(counted)
     write_csv(out / "hpcc.csv", HPCC_FIELDS, hpcc)
     write_csv(out / "netpipe.csv", NETPIPE_FIELDS, netpipe)
     write_csv(out / "external_runs.csv", EXTERNAL_RUN_FIELDS, external_runs)
-    return {"imb": imb, "hpcg": hpcg, "backends": backends, "startup": startup, "hpcc": hpcc,
-            "netpipe": netpipe, "external_runs": external_runs}, problems
+    return {"imb": imb, "hpcg": hpcg, "backends": backends, "startup": startup, "bridge": bridge,
+            "kernels": kernels, "calls": counted, "hpcc": hpcc, "netpipe": netpipe,
+            "external_runs": external_runs}, problems
+
+
+def _where(r):
+    return r["stdout"][: -len(".stdout")]
+
+
+def bridge_rows(r, stdout, rc):
+    """One bridge.csv row per overhead run (rank 0's line)."""
+    if rc != 0:
+        return [], []  # already a failure of the run
+    try:
+        res = parse_bridge(stdout)
+    except ValueError as e:
+        return [], [f"{_where(r)}: {e}"]
+    return [{"ranks": r["ranks"], "rep": r["rep"], "build": r["kind"], **res}], []
+
+
+def kernel_rows(r, stdout, rc):
+    """kernels.csv rows of one kernels run."""
+    if rc != 0:
+        return [], []
+    rows = parse_kernels(stdout)
+    if not rows:
+        return [], [f"{_where(r)}: no kernel line"]
+    return [{"rep": r["rep"], "build": r["kind"], **row} for row in rows], []
+
+
+def model_rows(r, stdout, rc):
+    """calls.csv rows of one counted run: the timed segment's counts per
+    rank and function next to benchmarks/model/calls.py's."""
+    if rc != 0:
+        return [], []
+    try:
+        rows, _ = model_calls.compare(stdout, model_calls.sets_of(stdout))
+    except ValueError as e:
+        return [], [f"{_where(r)}: {e}"]
+    return rows, []
+
+
+SHORT_PHASES = {"bridge": bridge_rows, "kernels": kernel_rows, "model": model_rows}
+
+
+def checksum_problems(kernels):
+    """A kernel whose checksum is not the same in every run (native and wasm,
+    every round) computed something else: a code generation bug, not a
+    speed difference."""
+    problems = []
+    for name in dict.fromkeys(k["kernel"] for k in kernels):
+        seen = {}
+        for k in kernels:
+            if k["kernel"] == name:
+                seen.setdefault(k["checksum"], set()).add(k["build"])
+        if len(seen) > 1:
+            problems.append(f"kernels: {name}: checksums differ between builds: "
+                            + ", ".join(f"{c} ({'/'.join(sorted(b))})" for c, b in sorted(seen.items())))
+    return problems
+
+
+def count_problems(counted):
+    """Measured calls that the analytic count (benchmarks/model/calls.py)
+    does not predict: the model's call counts would be wrong."""
+    bad = [c for c in counted if int(c["measured"]) != int(c["analytic"])]
+    return [f"model: {c['ranks']} ranks, rank {c['rank']}: {c['function']} measured {c['measured']}, "
+            f"analytic {c['analytic']}" for c in bad]
 
 
 def output_file(out, run_row, program):
@@ -359,6 +466,12 @@ def build(out, args, meta):
             p[name + "-static"] = cc(name + "-static", args.mpicc, std + CFLAGS + ["-static"], src,
                                      required=False)
         p["hpcg-nosimd.wasm"] = cc("hpcg-nosimd.wasm", WASM_MPICC, std + WASM_CFLAGS + NOSIMD_FLAGS, HPCG_SRC)
+        for name, src in (("overhead", BRIDGE_SRC), ("kernels", KERNELS_SRC)):
+            p[name] = cc(name, args.mpicc, std + CFLAGS, src)
+            p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
+        # the PMPI counter is preloaded into native runs only (LD_PRELOAD)
+        p["mpi_count.so"] = cc("mpi_count.so", args.mpicc, ["-O2", "-shared", "-fPIC"],
+                               [model_calls.COUNTER_SRC])
     if args.external != "off":
         p.update(build_external(bdir, args, meta))
     meta["builds"] = logs
@@ -478,6 +591,35 @@ def backends_phase(run, bins, args, tmp):
             run.run(cmd, "backends", "hpcg", "wasm", 1, rep, backend=backend, module=module, cache="cold")
 
 
+def bridge_phase(run, bins, args, warm_cache):
+    """overhead.c, native then wasm, per rank count and repetition."""
+    emb = [EMBEDDER, "--backend", "llvm", "--cache-dir", warm_cache]
+    loops = shlex.split(args.bridge_calls)
+    for ranks in args.ranks:
+        for rep in range(1, args.reps + 1):
+            run.run(run.mpi(ranks, bins["overhead"], *loops), "bridge", "overhead", "native", ranks, rep)
+            run.run(run.mpi(ranks, *emb, bins["overhead.wasm"], *loops), "bridge", "overhead", "wasm", ranks, rep,
+                    backend="llvm", module="overhead.wasm", cache="warm")
+
+
+def kernels_phase(run, bins, args, warm_cache):
+    """kernels.c on one process, native then wasm, --reps rounds."""
+    emb = [EMBEDDER, "--backend", "llvm", "--cache-dir", warm_cache]
+    names = shlex.split(args.kernels)
+    for rep in range(1, args.reps + 1):
+        run.run(run.mpi(1, bins["kernels"], *names), "kernels", "kernels", "native", 1, rep)
+        run.run(run.mpi(1, *emb, bins["kernels.wasm"], *names), "kernels", "kernels", "wasm", 1, rep,
+                backend="llvm", module="kernels.wasm", cache="warm")
+
+
+def model_phase(run, bins, args):
+    """The native HPCG-style build with the PMPI counter, once per rank count
+    (more ranks than cores is fine: only the counts are used)."""
+    for ranks in args.model_ranks:
+        cmd = model_calls.counted_command(run.mpi(ranks), bins["mpi_count.so"], bins["hpcg"], args.model_args)
+        run.run(cmd, "model", "hpcg", "native-count", ranks, 1)
+
+
 def startup_phase(run, bins, args, tmp, warm_cache):
     for rep in range(1, args.startup_reps + 1):
         for program in ("imb", "hpcg"):
@@ -533,6 +675,8 @@ def collect_meta(args, started):
             "hpcc_n": args.hpcc_n, "hpcc_nb": args.hpcc_nb,
             "hpcc_grid": "x".join(map(str, external.process_grid(EXTERNAL_RANKS))),
             "netpipe_args": args.netpipe_args,
+            "bridge_calls": args.bridge_calls, "kernels": args.kernels or "all",
+            "model_ranks": args.model_ranks, "model_args": args.model_args,
         },
     }
 
@@ -565,6 +709,13 @@ def parse_args(argv=None):
     ap.add_argument("--hpcc-nb", type=int, help=f"HPCC's HPL NB (default {HPCC_NB}; --quick {HPCC_NB_QUICK})")
     ap.add_argument("--netpipe-args", help=f"NetPIPE options (default {NETPIPE_ARGS!r}; "
                                            f"--quick {NETPIPE_ARGS_QUICK!r}); -o np.out is added")
+    ap.add_argument("--bridge-calls", help="overhead.c's MPI_Comm_rank and MPI_Allreduce loop lengths "
+                                           f"(default {BRIDGE_CALLS!r}; --quick {BRIDGE_CALLS_QUICK!r})")
+    ap.add_argument("--kernels", help=f"kernels.c's kernels, space-separated (default all; --quick {KERNELS_QUICK!r})")
+    ap.add_argument("--model-ranks", type=int_list, default=MODEL_RANKS,
+                    help=f"rank counts of the counted HPCG-style runs (default {','.join(map(str, MODEL_RANKS))})")
+    ap.add_argument("--model-args", default=MODEL_ARGS,
+                    help=f"HPCG options of the counted runs (default {MODEL_ARGS!r})")
     args = ap.parse_args(argv)
     if args.reps < 1:
         ap.error("--reps must be >= 1")
@@ -586,6 +737,10 @@ def parse_args(argv=None):
         args.hpcc_nb = HPCC_NB_QUICK if args.quick else HPCC_NB
     if args.netpipe_args is None:
         args.netpipe_args = NETPIPE_ARGS_QUICK if args.quick else NETPIPE_ARGS
+    if args.bridge_calls is None:
+        args.bridge_calls = BRIDGE_CALLS_QUICK if args.quick else BRIDGE_CALLS
+    if args.kernels is None:
+        args.kernels = KERNELS_QUICK if args.quick else KERNELS
     return args
 
 
@@ -610,7 +765,7 @@ def main(argv=None):
     tmp = Path(tempfile.mkdtemp(prefix="bench-caches-"))
     try:
         warm = tmp / "warm"
-        modules = ["imb.wasm", "hpcg.wasm"] if args.external != "only" else []
+        modules = ["imb.wasm", "hpcg.wasm", "overhead.wasm", "kernels.wasm"] if args.external != "only" else []
         modules += [m for m in ("hpcc.wasm", "netpipe.wasm") if bins.get(m)]
         for module in modules:  # the main runs measure execution, not compilation
             run.run([EMBEDDER, "--backend", "llvm", "--cache-dir", warm, "compile", bins[module]],
@@ -628,6 +783,12 @@ def main(argv=None):
             backends_phase(run, bins, args, tmp)
             print(f"startup: ranks {args.startup_ranks}, {args.startup_reps} reps", flush=True)
             startup_phase(run, bins, args, tmp, warm)
+            print(f"bridge: ranks {args.ranks}, {args.reps} reps, loops {args.bridge_calls}", flush=True)
+            bridge_phase(run, bins, args, warm)
+            print(f"kernels: {args.kernels or 'all'}, 1 process, {args.reps} rounds", flush=True)
+            kernels_phase(run, bins, args, warm)
+            print(f"model: MPI calls counted at ranks {args.model_ranks} ({args.model_args})", flush=True)
+            model_phase(run, bins, args)
     finally:
         run.write_runs()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -6,7 +6,8 @@ directory.
 
 Writes RESULTS/plots/ (imb_<Benchmark>.png/.svg, hpcg_gflops.png/.svg,
 backends.png/.svg, hpcc_ratio.png/.svg, netpipe.png/.svg and the aggregated
-tables as CSV) and RESULTS/report.md.
+tables as CSV, including bridge_summary.csv, kernels_summary.csv and
+model_projection.csv) and RESULTS/report.md.
 See plots/README.md for what each figure shows.
 """
 import argparse
@@ -24,6 +25,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "model"))
+import calls as model_calls  # noqa: E402  benchmarks/model/calls.py
+import project as model_project  # noqa: E402  benchmarks/model/project.py
 from parse import HPCC_METRICS, IMB_BENCHMARKS  # noqa: E402
 
 KINDS = ("native", "wasm")
@@ -153,6 +157,42 @@ def netpipe_aggregate(netpipe):
     return g.agg(usec=("usec", "median"), usec_min=("usec", "min"), usec_max=("usec", "max"),
                  mbytes_per_sec=("mbytes_per_sec", "median"), mbs_min=("mbytes_per_sec", "min"),
                  mbs_max=("mbytes_per_sec", "max"), reps=("usec", "size"))[cols]
+
+
+BRIDGE_CALLS = (("comm_rank_ns", "`MPI_Comm_rank`"), ("allreduce_1double_ns", "`MPI_Allreduce`, 1 double"))
+
+
+def bridge_summary(bridge):
+    """Per (call, ranks): median ns per call natively and as wasm, the
+    difference (what the bridge adds) and the number of runs."""
+    cols = ["call", "ranks", "native_ns", "wasm_ns", "added_ns", "runs"]
+    rows = []
+    for col, _label in BRIDGE_CALLS:
+        if bridge.empty or col not in bridge:
+            continue
+        for ranks, grp in bridge.groupby("ranks"):
+            n = spread(grp[grp.build == "native"][col])[0]
+            w = spread(grp[grp.build == "wasm"][col])[0]
+            rows.append({"call": col, "ranks": ranks, "native_ns": n, "wasm_ns": w, "added_ns": w - n,
+                         "runs": int(len(grp) / 2)})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def kernels_summary(kernels):
+    """Per kernel: median rate natively and as wasm, wasm/native, and
+    whether every run printed the same checksum."""
+    cols = ["kernel", "unit", "native", "wasm", "ratio", "rounds", "checksums_equal"]
+    rows = []
+    if kernels.empty:
+        return pd.DataFrame(columns=cols)
+    for name in dict.fromkeys(kernels.kernel):
+        grp = kernels[kernels.kernel == name]
+        n = spread(grp[grp.build == "native"].rate)[0]
+        w = spread(grp[grp.build == "wasm"].rate)[0]
+        rows.append({"kernel": name, "unit": grp.unit.iloc[0], "native": n, "wasm": w,
+                     "ratio": w / n if n > 0 else float("nan"), "rounds": int((grp.build == "native").sum()),
+                     "checksums_equal": grp.checksum.astype(str).nunique() == 1})
+    return pd.DataFrame(rows, columns=cols)
 
 
 # ---------------------------------------------------------------------------
@@ -424,7 +464,7 @@ def size_rows(grp):
 
 
 def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup,
-           ext=None):
+           ext=None, short=None):
     L = []
     add = L.append
     add(f"# Benchmarks: native vs WebAssembly ({results.name})\n")
@@ -539,9 +579,90 @@ def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb
         add("No start-up data.\n")
     else:
         add(startup_markdown(startup, meta))
+    if short is not None:
+        L += bridge_markdown(short["bridge"], meta)
+        L += kernels_markdown(short["kernels"], meta)
+        L += model_markdown(short["calls"], short["projection"], meta)
     if ext is not None:
         L += external_markdown(meta, **ext)
     (results / "report.md").write_text("\n".join(L) + "\n")
+
+
+def bridge_markdown(summary, meta):
+    L = ["## Bridge: cost per MPI call\n"]
+    if summary.empty:
+        return L + ["Not run (no `bridge.csv`).\n"]
+    labels = dict(BRIDGE_CALLS)
+    rows = [(labels[r.call], r.ranks, fmt(r.native_ns, ".1f"), fmt(r.wasm_ns, ".1f"), fmt(r.added_ns, "+.1f"),
+             r.runs) for r in summary.itertuples()]
+    L.append(md_table(["per call", "ranks", "native ns", "wasm ns", "added ns", "runs"], rows) + "\n")
+    loops = meta.get("parameters", {}).get("bridge_calls", "?")
+    L.append(f"`benchmarks/bridge/overhead.c` natively and as wasm, interleaved per rank count and repetition: "
+             f"a loop of `MPI_Comm_rank` and one of 1-double `MPI_Allreduce` (lengths `{loops}`), each the best "
+             "of 3 passes (the Allreduce's the slowest rank's); medians over the repetitions. *Added* is wasm − "
+             "native: what crossing the bridge costs per call.\n")
+    return L
+
+
+def kernels_markdown(summary, meta):
+    L = ["## Compute kernels (1 process)\n"]
+    if summary.empty:
+        return L + ["Not run (no `kernels.csv`).\n"]
+    rows = [(r.kernel, r.unit, fmt(r.native, ".3f"), fmt(r.wasm, ".3f"), fmt(r.ratio, ".2f"),
+             "same" if r.checksums_equal else "**DIFFER**") for r in summary.itertuples()]
+    L.append(md_table(["kernel", "unit", "native", "wasm", "wasm/native", "checksums"], rows) + "\n")
+    bad = [r.kernel for r in summary.itertuples() if not r.checksums_equal]
+    if bad:
+        L.append(f"**Checksums differ between the builds for {', '.join(bad)}: the wasm build computed something "
+                 "else, so its rate is not comparable.**\n")
+    L.append("`benchmarks/kernels/kernels.c` (+ `benchmarks/external/cblas/cblas.c`), one process, native and wasm "
+             "interleaved; each run prints every kernel's best rate over its own repetitions, the table shows "
+             f"medians over {int(summary.rounds.max())} round(s). Both builds must print the same checksum "
+             "(`benchmarks/kernels/run.py` does the same standalone).\n")
+    return L
+
+
+def model_calls_table(calls):
+    """Calls per CG iteration of the busiest rank: measured (PMPI counter)
+    and analytic at the counted rank counts, analytic at the paper's."""
+    measured = model_calls.measured_per_iteration(calls.to_dict("records")) if not calls.empty else {}
+    fns = ["MPI_Irecv", "MPI_Isend", "MPI_Waitall", "MPI_Allreduce", "MPI_Wtime"]
+    rows = []
+    for ranks, m in measured.items():
+        a = model_calls.at_scale(ranks)
+        rows.append((ranks, m["grid"], m["neighbours"], *(fmt(m["measured"].get(f, 0), ".2f") for f in fns),
+                     fmt(sum(m["measured"].values()), ".2f"), fmt(a["busiest_total"], ".2f"),
+                     "yes" if m["exact"] else "**NO**"))
+    for ranks in model_calls.SCALE_RANKS:
+        a = model_calls.at_scale(ranks)
+        rows.append((ranks, a["grid"], a["max_neighbours"], *(fmt(a["busiest"].get(f, 0), ".2f") for f in fns),
+                     "–", fmt(a["busiest_total"], ".2f"), "(analytic only)"))
+    return md_table(["ranks", "grid", "neighbours", *(f"`{f}`" for f in fns), "measured total",
+                     "analytic total", "every count equal"], rows)
+
+
+def model_markdown(calls, projection, meta):
+    params = meta.get("parameters", {})
+    L = ["## At-scale model: HPCG-style at 96–6144 ranks\n",
+         "This machine cannot run the MPIWasm paper's 6144 ranks, so the ratio is projected from what it can "
+         "measure (details: `benchmarks/model/README.md`).\n",
+         "### MPI calls per CG iteration, busiest rank\n"]
+    if calls.empty:
+        L.append("The counted runs were not made (no `calls.csv`); analytic counts only.\n")
+    L.append(model_calls_table(calls) + "\n")
+    L.append("Measured: the native HPCG-style build with `benchmarks/model/mpi_count.c` (a PMPI interposer, "
+             f"`LD_PRELOAD`) at {params.get('model_ranks', '?')} ranks, `{params.get('model_args', '?')}`, the timed "
+             "phase's calls / (sets × 50). Analytic: `benchmarks/model/calls.py`, from the code: 11 halo exchanges "
+             "(3 per finer multigrid level, 1 on the coarsest, 1 SpMV) of nnbr `MPI_Irecv` + nnbr `MPI_Isend` + 1 "
+             "`MPI_Waitall` + 2 `MPI_Wtime`, and 3 dot products of 1 `MPI_Allreduce` + 2 `MPI_Wtime`, per iteration, "
+             "plus one of each per set of 50; *every count equal* compares every function of every rank.\n")
+    L.append("### Projection\n")
+    if isinstance(projection, str):
+        L.append(f"No projection: {projection}.\n")
+    else:
+        inp, rows = projection
+        L.append(model_project.markdown(inp, rows))
+    return L
 
 
 def _num(v):
@@ -689,6 +810,16 @@ def startup_markdown(startup, meta):
     return "\n".join(out)
 
 
+def model_projection(results):
+    """(inputs, rows) of benchmarks/model/project.py from this results
+    directory, or why there is none (a string)."""
+    try:
+        inp = model_project.inputs_from_results(results)
+    except ValueError as e:
+        return str(e)
+    return inp, model_project.projection(inp)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", type=Path, help="a directory written by benchmarks/run.py")
@@ -723,7 +854,16 @@ def main(argv=None):
     np_agg.to_csv(outdir / "netpipe_summary.csv", index=False)
     ext = {"ratios": ratios, "hpcc_png": hpcc_png, "np_agg": np_agg, "np_png": np_png,
            "runs": read(results, "external_runs.csv")}
-    report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup, ext)
+    short = {"bridge": bridge_summary(read(results, "bridge.csv")),
+             "kernels": kernels_summary(read(results, "kernels.csv")),
+             "calls": read(results, "calls.csv"), "projection": model_projection(results)}
+    short["bridge"].to_csv(outdir / "bridge_summary.csv", index=False)
+    short["kernels"].to_csv(outdir / "kernels_summary.csv", index=False)
+    if not isinstance(short["projection"], str):
+        pd.DataFrame([{k: v for k, v in r.items() if k != "calls_by_kind"}
+                      | {f"calls_{k}": r["calls_by_kind"][k] for k in model_calls.KINDS}
+                      for r in short["projection"][1]]).to_csv(outdir / "model_projection.csv", index=False)
+    report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb_pngs, sizes, startup, ext, short)
     print(f"plot.py: {len(imb_pngs)} IMB figures, report in {results / 'report.md'}")
     return 0
 

@@ -55,6 +55,12 @@ pub struct Common {
     #[arg(long, value_name = "DIR", global = true, env = "EMBEDDER_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
+    /// LLVM: keep every guest memory access, so that one whose value is never used still traps
+    /// when out of bounds (Wasmer 4.4's volatile accesses; loops run slower). Without it an
+    /// access the program performs traps all the same, but a dead one may be optimized away
+    #[arg(long, global = true, env = "EMBEDDER_STRICT_TRAPS")]
+    pub strict_traps: bool,
+
     /// Compile in memory; neither read nor write the cache
     #[arg(long, global = true)]
     pub no_cache: bool,

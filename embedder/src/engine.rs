@@ -15,12 +15,35 @@ use crate::{
     reservation::{self, SandboxTunables},
 };
 
-/// Options that change the generated code; part of the cache key.
-fn backend_options(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Llvm => "llvm opt=aggressive",
-        Backend::Cranelift => "cranelift opt=speed",
-        Backend::Singlepass => "singlepass",
+/// What decides the machine code besides the module: the backend and its
+/// options. All of it goes into the cache key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Codegen {
+    pub backend: Backend,
+    /// LLVM only: every guest memory access volatile (none deleted).
+    pub strict_traps: bool,
+}
+
+impl Codegen {
+    pub fn new(backend: Backend) -> Self {
+        Codegen { backend, strict_traps: false }
+    }
+
+    pub fn of(common: &Common) -> Self {
+        Codegen { backend: common.backend, strict_traps: common.strict_traps && common.backend == Backend::Llvm }
+    }
+
+    /// Options that change the generated code, as the cache key spells them.
+    fn describe(self) -> String {
+        match self.backend {
+            Backend::Llvm => {
+                let (cpu, features) = wasmer_compiler_llvm::host_cpu();
+                let accesses = if self.strict_traps { "volatile" } else { "plain" };
+                format!("llvm opt=aggressive memory-accesses={accesses} cpu={cpu} features={features}")
+            }
+            Backend::Cranelift => "cranelift opt=speed".into(),
+            Backend::Singlepass => "singlepass".into(),
+        }
     }
 }
 
@@ -28,12 +51,31 @@ pub fn target() -> Target {
     Target::new(Triple::host(), CpuFeature::for_host())
 }
 
-pub fn make_engine(backend: Backend) -> Engine {
+/// Wasm code runs on a stack of its own, and Wasmer switches back to the
+/// host stack for every host function (every MPI call): two switches that
+/// cost more than an `MPI_Comm_rank`. With this much of the Wasm stack left
+/// a host function runs where it is (patches/README.md, wasmer-vm): as much
+/// as the main thread's usual 8 MiB stack gives it. The Wasm stack is that
+/// plus Wasmer's 1 MiB for the guest; a guest that goes deeper gets the
+/// switch back, and its overflow traps as before.
+pub const HOST_CALL_HEADROOM: usize = 8 << 20;
+const GUEST_STACK: usize = 1 << 20;
+
+fn configure_stacks() {
+    wasmer_vm::set_stack_size(GUEST_STACK + HOST_CALL_HEADROOM);
+    wasmer_vm::set_host_call_headroom(HOST_CALL_HEADROOM);
+}
+
+pub fn make_engine(codegen: Codegen) -> Engine {
+    configure_stacks();
     let target = target();
-    let builder = match backend {
+    let builder = match codegen.backend {
         Backend::Llvm => {
             let mut c = wasmer::LLVM::new();
             c.opt_level(wasmer::LLVMOptLevel::Aggressive);
+            c.volatile_memory_accesses(codegen.strict_traps);
+            c.host_cpu(true);
+            c.callbacks(crate::llvm_dump::from_env());
             EngineBuilder::new(c)
         }
         Backend::Cranelift => {
@@ -54,9 +96,9 @@ pub fn make_engine(backend: Backend) -> Engine {
 /// BLAKE3 over the module and everything that changes the machine code.
 /// The changes carried to Wasmer's LLVM backend (patches/README.md): code
 /// compiled before a change must not be loaded after it.
-const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results";
+const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results; volatile accesses optional; host CPU";
 
-pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
+pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
     let mut h = blake3::Hasher::new();
     let mut field = |name: &str, value: &[u8]| {
         h.update(name.as_bytes());
@@ -65,8 +107,8 @@ pub fn cache_key(wasm: &[u8], backend: Backend, target: &Target) -> Key {
     };
     field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
     field("wasmer", wasmer::VERSION.as_bytes());
-    field("backend", backend_options(backend).as_bytes());
-    if backend == Backend::Llvm {
+    field("backend", codegen.describe().as_bytes());
+    if codegen.backend == Backend::Llvm {
         field("llvm-patches", LLVM_PATCHES.as_bytes());
     }
     // Backends elide bounds checks against the guard they were compiled for.
@@ -125,7 +167,8 @@ fn panic_as_error<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
     let start = Instant::now();
     let wasm = read_module(path)?;
-    let engine = make_engine(common.backend);
+    let codegen = Codegen::of(common);
+    let engine = make_engine(codegen);
     let name = display_name(path);
     // Before any compile: validate (a clear error for a bad module on every
     // rank) and, since LLVM takes seconds on large modules, tell a user at a
@@ -157,7 +200,7 @@ pub fn load(common: &Common, path: &Path) -> Result<Loaded> {
         (compile()?, None)
     } else {
         let cache = Cache::open(&cache::user_dir(common), common.trusted_cache.as_deref());
-        let key = cache_key(&wasm, common.backend, engine.target());
+        let key = cache_key(&wasm, codegen, engine.target());
         let load = |bytes: Vec<u8>| -> Result<Module> {
             // Safety: the bytes passed the entry's checks: compiled for this
             // key (module, Wasmer, backend, CPU) and written either by this
@@ -205,15 +248,18 @@ mod tests {
     #[test]
     fn cache_key_depends_on_module_backend_and_cpu() {
         let t = target();
-        let k = cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &t);
-        assert_eq!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &t), "deterministic");
-        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0\0", Backend::Llvm, &t), "module bytes");
-        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Cranelift, &t), "backend");
+        let llvm = Codegen::new(Backend::Llvm);
+        let k = cache_key(b"\0asm\x01\0\0\0", llvm, &t);
+        assert_eq!(k, cache_key(b"\0asm\x01\0\0\0", llvm, &t), "deterministic");
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0\0", llvm, &t), "module bytes");
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Codegen::new(Backend::Cranelift), &t), "backend");
+        let strict = Codegen { strict_traps: true, ..llvm };
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", strict, &t), "volatile accesses");
         let fewer = Target::new(Triple::host(), Default::default());
         if !t.cpu_features().is_empty() {
-            assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &fewer), "cpu features");
+            assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", llvm, &fewer), "cpu features");
         }
         let other = Target::new("aarch64-unknown-linux-gnu".parse().unwrap(), t.cpu_features().clone());
-        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Backend::Llvm, &other), "triple");
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", llvm, &other), "triple");
     }
 }

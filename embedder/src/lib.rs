@@ -9,6 +9,7 @@ pub mod engine;
 mod guest_memory;
 mod handles;
 mod host_mpi;
+mod llvm_dump;
 pub mod inspect;
 pub mod logging;
 mod confined_file;

@@ -29,7 +29,11 @@ REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
 NO_BW = REDUCTIONS | {"Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
                       "Alltoallv", "Bcast", "Barrier"}
 QUICK_SIZES = [0, 1, 2, 4, 8, 16]  # -msglog 0:4
-CSVS = ["imb.csv", "hpcg.csv", "backends.csv", "sizes.csv", "startup.csv", "runs.csv"]
+CSVS = ["imb.csv", "hpcg.csv", "backends.csv", "sizes.csv", "startup.csv", "runs.csv", "bridge.csv", "kernels.csv",
+        "calls.csv"]
+NEW_SECTIONS = ("## Bridge: cost per MPI call", "## Compute kernels (1 process)",
+                "## At-scale model: HPCG-style at 96–6144 ranks", "### MPI calls per CG iteration, busiest rank",
+                "### Projection")
 
 
 def runs():
@@ -264,6 +268,56 @@ def test_tables_from_raw(results):
     assert {r["caches"] for r in cold if r["ranks"] != "1"} == {"compiled waited"}
 
 
+def test_checksum_problems_flag_a_kernel_whose_builds_disagree():
+    rows = [{"rep": 1, "build": b, "kernel": k, "rate": 1.0, "unit": "GB/s", "checksum": c}
+            for b, k, c in (("native", "triad", "aa"), ("wasm", "triad", "aa"),
+                            ("native", "dgemm", "01"), ("wasm", "dgemm", "02"))]
+    (p,) = runner.checksum_problems(rows)
+    assert "dgemm" in p and "01 (native)" in p and "02 (wasm)" in p
+    assert runner.checksum_problems(rows[:2]) == []
+
+
+def test_count_problems_flag_a_count_the_model_does_not_predict():
+    row = {"ranks": 2, "rank": 1, "neighbours": 1, "function": "MPI_Isend", "kind": "p2p", "sets": 1,
+           "measured": "551", "analytic": "551"}
+    assert runner.count_problems([row]) == []
+    (p,) = runner.count_problems([{**row, "measured": "552"}])
+    assert "MPI_Isend measured 552, analytic 551" in p
+
+
+def test_bridge_kernel_and_model_rows_from_raw(results):
+    res, _ = results
+    # a results directory with one run of each short phase, as run.py writes them
+    raw = res / "raw"
+    outputs = {
+        "bridge": ("overhead", "native", "comm_rank_ns 3.61\nallreduce_1double_ns 252.0\n"),
+        "kernels": ("kernels", "wasm", "kernel dgemm 7.5000 GFLOP/s checksum 00000000deadbeef\n"),
+        "model": ("hpcg", "native-count", "HPCG-style result: GFLOP/s=1 GB/s=1 ranks=1 local=8x8x8 time=0.1 "
+                  "sets=1 validation=PASSED\nmpi_count rank=0 segment=1 function=MPI_Wtime calls=303\n"
+                  "mpi_count rank=0 segment=1 function=MPI_Allreduce calls=151\n"
+                  "mpi_count rank=0 segment=1 function=MPI_Barrier calls=1\nmpi_count ranks=1 segments=3\n"),
+    }
+    rows = runner.read_csv(res / "runs.csv")
+    seq = len(rows)
+    for phase, (program, kind, text) in outputs.items():
+        seq += 1
+        stem = f"{seq:03d}_{phase}_{program}_{kind}_np1_rep1"
+        (raw / f"{stem}.stdout").write_text(text)
+        (raw / f"{stem}.stderr").write_text("")
+        rows.append({"seq": seq, "phase": phase, "program": program, "kind": kind, "ranks": 1, "rep": 1, "rc": 0,
+                     "wall_s": "0.1", "stdout": f"raw/{stem}.stdout", "stderr": f"raw/{stem}.stderr", "cmd": ""})
+    runner.write_csv(res / "runs.csv", runner.RUN_FIELDS, rows)
+    tables, problems = runner.tables_from_raw(res)
+    assert problems == []
+    assert tables["bridge"] == [{"ranks": "1", "rep": "1", "build": "native", "comm_rank_ns": 3.61,
+                                 "allreduce_1double_ns": 252.0}]
+    assert [(k["build"], k["kernel"], k["rate"], k["checksum"]) for k in tables["kernels"]] == \
+        [("wasm", "dgemm", 7.5, "00000000deadbeef")]
+    assert {(c["function"], c["measured"], c["analytic"]) for c in tables["calls"]} == \
+        {("MPI_Wtime", 303, 303), ("MPI_Allreduce", 151, 151), ("MPI_Barrier", 1, 1)}
+    assert read_csv(res / "bridge.csv")[0]["comm_rank_ns"] == "3.61"
+
+
 def test_tables_from_raw_reports_failed_validation(results):
     res, _ = results
     row = find("main", "hpcg", "wasm", 2, rep=1)[0]
@@ -323,8 +377,13 @@ def test_plot_script_on_captured_results(results):
     for bench in ALL:
         assert f"### {bench}\n" in report and f"(plots/imb_{bench}.png)" in report
     for section in ("## Machine and software", "## IMB: slowdown per benchmark", "## HPCG-style",
-                    "## Compiler backends", "## Binary sizes", "## Start-up"):
+                    "## Compiler backends", "## Binary sizes", "## Start-up") + NEW_SECTIONS:
         assert section in report
+    # the captures have no bridge/kernels/calls runs: the sections say so, the
+    # analytic call counts stand alone and the projection names what it lacks
+    assert "Not run (no `bridge.csv`)" in report and "Not run (no `kernels.csv`)" in report
+    assert "| 6144 | 16x16x24 | 26 |" in report
+    assert "No projection: missing model inputs: added_local_ns" in report
     assert "GM over message sizes s of (t_wasm(s) / t_native(s)) − 1" in report
     meta = json.loads((res / "meta.json").read_text())
     assert meta["cpu_model"] in report and meta["mpi_library"] in report
@@ -374,3 +433,40 @@ def test_run_quick_end_to_end(tmp_path):
     for r in imb_runs:
         out = (res / r["stdout"]).read_text()
         assert "# Check: all results verified" in out and "CHECK FAILED" not in out, r["stdout"]
+    check_short_phases(res)
+
+
+def check_short_phases(res):
+    """bridge.csv, kernels.csv, calls.csv of a --quick --ranks 1,2 --reps 1
+    run, and their report sections."""
+    bridge = read_csv(res / "bridge.csv")
+    assert [(r["ranks"], r["build"]) for r in bridge] == [("1", "native"), ("1", "wasm"), ("2", "native"),
+                                                           ("2", "wasm")]
+    for r in bridge:
+        assert 0 < float(r["comm_rank_ns"]) < float(r["allreduce_1double_ns"]) < 1e5, r
+    kernels = read_csv(res / "kernels.csv")
+    assert [(r["build"], r["kernel"]) for r in kernels] == [("native", "dgemm"), ("native", "triad"),
+                                                             ("wasm", "dgemm"), ("wasm", "triad")]
+    assert all(float(r["rate"]) > 0 for r in kernels)
+    for name in ("dgemm", "triad"):
+        assert len({r["checksum"] for r in kernels if r["kernel"] == name}) == 1, name
+    counted = read_csv(res / "calls.csv")
+    assert {r["ranks"] for r in counted} == {"1", "2", "4", "8", "27"}
+    assert all(r["measured"] == r["analytic"] for r in counted)
+    assert {r["function"] for r in counted if r["ranks"] == "8"} >= {"MPI_Isend", "MPI_Irecv", "MPI_Waitall",
+                                                                     "MPI_Allreduce", "MPI_Wtime"}
+    p = subprocess.run([sys.executable, str(ROOT / "plots" / "plot.py"), str(res)], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    report = (res / "report.md").read_text()
+    for section in NEW_SECTIONS:
+        assert section in report, section
+    for row in ("| `MPI_Comm_rank` | 1 |", "| `MPI_Comm_rank` | 2 |", "| `MPI_Allreduce`, 1 double | 2 |",
+                "| dgemm | GFLOP/s |", "| triad | GB/s |", "| 8 | 2x2x2 | 7 |", "| 27 | 3x3x3 | 26 |",
+                "| 6144 | 16x16x24 | 26 |"):
+        assert row in report, row
+    assert "**DIFFER**" not in report and "**NO**" not in report
+    projection = read_csv(res / "plots" / "model_projection.csv")
+    assert [r["ranks"] for r in projection] == ["1", "96", "768", "6144"]
+    assert all(0 < float(r["ratio"]) < 2 for r in projection)
+    assert "MPIWasm paper, measured" in report and "| 0.86 |" in report

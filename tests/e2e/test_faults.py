@@ -12,6 +12,8 @@ FAULTS = {
     "trap": "guest trapped",
     "oob-load": "guest trapped",
     "recursion": "guest trapped",
+    # recursion calling MPI in every frame until the stack runs out
+    "deep-mpi": "guest trapped: call stack exhausted",
     "send-oob": "MPI_Send: MPI_ERR_BUFFER",
     "recv-oob": "MPI_Recv: MPI_ERR_BUFFER",
     "send-wrap": "MPI_Send: MPI_ERR_BUFFER",
@@ -44,6 +46,16 @@ def test_fault_on_one_rank_ends_the_job(build, run_wasm, fault, np):
     assert "unexpected message" not in r.stdout
     assert "panicked" not in r.stderr and "Segmentation fault" not in r.stderr
     assert elapsed < 30, f"job took {elapsed:.1f}s to end"
+
+
+@pytest.mark.parametrize("levels", [1000, 100000])
+def test_mpi_calls_deep_in_the_guest_stack(build, run_wasm, levels):
+    """MPI calls from 1,000 frames deep (host calls run on the Wasm stack)
+    and from 100,000 (about 6 MiB of it: less than the 8 MiB the host is
+    given there, so they switch to the host stack) return normally."""
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "deep-mpi", str(levels), timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["deep-mpi", str(levels)], r.stdout
 
 
 def test_fault_exit_codes_standalone(build, run_wasm):

@@ -42,6 +42,8 @@ pub struct LLVM {
     pub(crate) enable_nan_canonicalization: bool,
     pub(crate) enable_verifier: bool,
     pub(crate) opt_level: LLVMOptLevel,
+    pub(crate) volatile_memory_accesses: bool,
+    host_cpu: bool,
     is_pic: bool,
     pub(crate) callbacks: Option<Arc<dyn LLVMCallbacks>>,
     /// The middleware chain.
@@ -56,6 +58,8 @@ impl LLVM {
             enable_nan_canonicalization: false,
             enable_verifier: false,
             opt_level: LLVMOptLevel::Aggressive,
+            volatile_memory_accesses: false,
+            host_cpu: false,
             is_pic: false,
             callbacks: None,
             middlewares: vec![],
@@ -65,6 +69,23 @@ impl LLVM {
     /// The optimization levels when optimizing the IR.
     pub fn opt_level(&mut self, opt_level: LLVMOptLevel) -> &mut Self {
         self.opt_level = opt_level;
+        self
+    }
+
+    /// Mark every guest load and store volatile (4.4.0's behaviour), so that
+    /// LLVM keeps even an access whose value is unused, and its trap. Off by
+    /// default: an access the program performs still traps when out of
+    /// bounds, but a dead one may be deleted.
+    pub fn volatile_memory_accesses(&mut self, enable: bool) -> &mut Self {
+        self.volatile_memory_accesses = enable;
+        self
+    }
+
+    /// Tune and select instructions for the CPU this process runs on (its
+    /// LLVM name and every feature LLVM detects) instead of a generic CPU
+    /// with the target's feature list. Only for a target that is the host.
+    pub fn host_cpu(&mut self, enable: bool) -> &mut Self {
+        self.host_cpu = enable;
         self
     }
 
@@ -190,17 +211,26 @@ impl LLVM {
             .map(|feature| format!("+{}", feature.to_string()))
             .join(",");
 
+        let (host_name, host_features) = host_cpu();
+        let (cpu_name, llvm_cpu_features) = if self.host_cpu {
+            (host_name.as_str(), host_features)
+        } else {
+            (
+                match triple.architecture {
+                    Architecture::Riscv64(_) => "generic-rv64",
+                    _ => "generic",
+                },
+                llvm_cpu_features,
+            )
+        };
         let target_triple = self.target_triple(target);
         let llvm_target = InkwellTarget::from_triple(&target_triple).unwrap();
         let llvm_target_machine = llvm_target
             .create_target_machine(
                 &target_triple,
+                cpu_name,
                 match triple.architecture {
-                    Architecture::Riscv64(_) => "generic-rv64",
-                    _ => "generic",
-                },
-                match triple.architecture {
-                    Architecture::Riscv64(_) => "+m,+a,+c,+d,+f",
+                    Architecture::Riscv64(_) if !self.host_cpu => "+m,+a,+c,+d,+f",
                     _ => &llvm_cpu_features,
                 },
                 self.opt_level,
@@ -244,6 +274,15 @@ impl LLVM {
             llvm_target_machine
         }
     }
+}
+
+/// The host CPU as LLVM names it, and the features LLVM detects on it (the
+/// inputs of `LLVM::host_cpu`: a compile cache must key on both).
+pub fn host_cpu() -> (String, String) {
+    (
+        TargetMachine::get_host_cpu_name().to_string(),
+        TargetMachine::get_host_cpu_features().to_string(),
+    )
 }
 
 impl CompilerConfig for LLVM {

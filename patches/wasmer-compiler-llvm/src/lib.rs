@@ -25,5 +25,5 @@ mod translator;
 
 pub use crate::compiler::LLVMCompiler;
 pub use crate::config::{
-    CompiledKind, InkwellMemoryBuffer, InkwellModule, LLVMCallbacks, LLVMOptLevel, LLVM,
+    host_cpu, CompiledKind, InkwellMemoryBuffer, InkwellModule, LLVMCallbacks, LLVMOptLevel, LLVM,
 };

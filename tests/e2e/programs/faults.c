@@ -5,9 +5,21 @@
  * Faults that rely on wasm32's memory layout are wasm-only. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int depth(int n) { volatile int pad[64]; pad[n % 64] = n; return n + depth(n + 1) + pad[0]; }
+
+/* Recursion that calls MPI in every frame: host calls made deep in the
+ * guest's stack (the embedder runs them on the Wasm stack only while 8 MiB
+ * of it are left, else on the host's). levels < 0: until the stack runs out. */
+static int rank_out;
+static long deep_mpi(long n, long levels) {
+    volatile long frame = n; /* keeps the recursion a recursion */
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_out);
+    if (n == levels) return rank_out;
+    return deep_mpi(n + 1, levels) + 1 + (frame - n);
+}
 
 /* an attribute copy callback that traps (run when the communicator is duplicated) */
 static int trapping_copy(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag) {
@@ -119,6 +131,9 @@ int main(int argc, char **argv) {
         x = *p;
     } else if (!strcmp(fault, "recursion")) {
         x = depth(0);
+    } else if (!strcmp(fault, "deep-mpi")) {
+        long levels = argc > 2 ? atol(argv[2]) : -1;
+        printf("deep-mpi %ld\n", deep_mpi(0, levels));
     } else if (!strcmp(fault, "send-oob")) {
         /* 8 ints starting 16 bytes before the end of memory: the first
          * element is inside, the buffer is not */

@@ -1011,6 +1011,13 @@ impl<'ctx, 'a> LLVMFunctionCodeGenerator<'ctx, 'a> {
         memory_index: MemoryIndex,
         memaccess: InstructionValue<'ctx>,
     ) -> Result<(), CompileError> {
+        // Volatile also forbids combining, reordering, hoisting and
+        // forwarding: loops pay a memory access per iteration. Without it, an
+        // access the program performs still traps; one whose value is unused
+        // may be deleted (see LLVM::volatile_memory_accesses).
+        if !self.config.volatile_memory_accesses {
+            return Ok(());
+        }
         if let MemoryCache::Static { base_ptr: _ } = self.ctx.memory(
             memory_index,
             self.intrinsics,

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Compute kernels (kernels.c) natively and as wasm, interleaved (native,
+wasm, native, wasm, ...), one process each: medians of each kernel's best
+rate and the wasm/native ratio. Both builds must print the same checksums.
+
+    python3 benchmarks/kernels/run.py [--rounds 5] [--backend llvm] [kernel ...]
+    python3 benchmarks/kernels/run.py --embedder-args '--strict-traps'   # A/B an option
+
+Prints a Markdown table; --csv FILE also writes one row per (round, build,
+kernel).
+"""
+import argparse
+import csv
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+SOURCES = [HERE / "kernels.c", ROOT / "benchmarks/external/cblas/cblas.c"]
+LINE = re.compile(r"^kernel (\S+) ([\d.]+) (\S+) checksum ([0-9a-f]+)$", re.M)
+
+
+def build(out, cc, flags):
+    native, wasm = out / "kernels", out / "kernels.wasm"
+    subprocess.run([cc, *flags, "-o", native, *SOURCES, "-lm"], check=True)
+    subprocess.run([ROOT / "toolchain/bin/wasm-mpicc", *flags, "-o", wasm, *SOURCES, "-lm"], check=True)
+    return native, wasm
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stderr}")
+    return {m[0]: (float(m[1]), m[2], m[3]) for m in LINE.findall(r.stdout)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("kernels", nargs="*", help="kernel names (default: all)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--backend", default="llvm")
+    ap.add_argument("--embedder-args", default="", help="extra embedder options for the wasm runs")
+    ap.add_argument("--cc", default="mpicc.openmpi", help="native compiler (default mpicc.openmpi)")
+    ap.add_argument("--cflags", default="-std=c99 -O3")
+    ap.add_argument("--csv", type=Path)
+    a = ap.parse_args()
+    out = Path(tempfile.mkdtemp(prefix="kernels-"))
+    native, wasm = build(out, a.cc, a.cflags.split())
+    embedder = [ROOT / "target/release/embedder", "--cache-dir", out / "cache", "--backend", a.backend,
+                *a.embedder_args.split()]
+    subprocess.run([*embedder, "compile", wasm], check=True, capture_output=True)
+    rows = []
+    for rnd in range(a.rounds):
+        for kind, cmd in (("native", [native]), ("wasm", [*embedder, wasm])):
+            for name, (rate, unit, check) in run([*cmd, *a.kernels]).items():
+                rows.append({"round": rnd, "build": kind, "kernel": name, "rate": rate, "unit": unit, "checksum": check})
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+    names = list(dict.fromkeys(r["kernel"] for r in rows))
+    print(f"| kernel ({a.rounds} interleaved rounds, medians) | native | wasm ({a.backend}{' ' + a.embedder_args if a.embedder_args else ''}) | wasm/native |")
+    print("|---|---|---|---|")
+    bad = []
+    for name in names:
+        med = {k: statistics.median(r["rate"] for r in rows if r["kernel"] == name and r["build"] == k)
+               for k in ("native", "wasm")}
+        unit = next(r["unit"] for r in rows if r["kernel"] == name)
+        if len({r["checksum"] for r in rows if r["kernel"] == name}) != 1:
+            bad.append(name)
+        print(f"| {name} | {med['native']:.3f} {unit} | {med['wasm']:.3f} {unit} | {med['wasm'] / med['native']:.2f} |")
+    if bad:
+        sys.exit(f"checksums differ between the builds: {', '.join(bad)}")
+
+
+if __name__ == "__main__":
+    main()
