@@ -404,7 +404,9 @@ def gen_fn(f):
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
     body += [f"{c};" for c in ARG_CHECKS.get(plain(f.short), [])]
     call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
-    lines = [f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
+    # inline into Wasmer's wrapper, its one caller: a Result<i32, Fatal>
+    # returned from a call goes through memory, and reading it back stalls
+    lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
     if fh:
         lines.append(f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{")
     else:

@@ -80,7 +80,9 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let inst_seconds = t_inst.elapsed().as_secs_f64();
 
     let t_run = Instant::now();
+    let installed = mpi::install(&mpi_env, &mut store);
     let result = start.call(&mut store, &[]);
+    drop(installed);
     let run_seconds = t_run.elapsed().as_secs_f64();
     let code = exit_code(result);
     let _ = std::io::stdout().flush();

@@ -27,6 +27,7 @@ pub struct FortranAbi {
 
 /// The ABI version the guest mpi.h implements. May be called at any time,
 /// before MPI_Init and after MPI_Finalize too.
+#[inline]
 pub fn abi_get_version(mut env: FunctionEnvMut<MpiEnv>, abi_major: u32, abi_minor: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_get_version", WORLD, |cx| {
         cx.mem.range(abi_major, 4)?;
@@ -52,6 +53,7 @@ fn new_info(cx: &mut Ctx, ptr: u32, pairs: &[(&str, String)]) -> MpiResult {
     cx.out_info(ptr, info)
 }
 
+#[inline]
 pub fn abi_get_info(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_get_info", WORLD, |cx| {
         let sizes = [("mpi_aint_size", 4), ("mpi_count_size", 8), ("mpi_offset_size", 8)];
@@ -61,6 +63,7 @@ pub fn abi_get_info(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, F
 
 /// A duplicate of what MPI_Abi_set_fortran_info stored, else MPI_INFO_NULL
 /// (no Fortran ABI details are known).
+#[inline]
 pub fn abi_get_fortran_info(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_get_fortran_info", WORLD, |cx| {
         cx.require_running()?;
@@ -73,6 +76,7 @@ pub fn abi_get_fortran_info(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Resul
     })
 }
 
+#[inline]
 pub fn abi_set_fortran_info(mut env: FunctionEnvMut<MpiEnv>, info: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_set_fortran_info", WORLD, |cx| {
         let given = cx.info(info)?;
@@ -94,6 +98,7 @@ fn logical_size(size: i32) -> MpiResult<u32> {
     }
 }
 
+#[inline]
 pub fn abi_set_fortran_booleans(mut env: FunctionEnvMut<MpiEnv>, size: i32, logical_true: u32, logical_false: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_set_fortran_booleans", WORLD, |cx| {
         let n = logical_size(size)?;
@@ -106,6 +111,7 @@ pub fn abi_set_fortran_booleans(mut env: FunctionEnvMut<MpiEnv>, size: i32, logi
     })
 }
 
+#[inline]
 pub fn abi_get_fortran_booleans(mut env: FunctionEnvMut<MpiEnv>, size: i32, logical_true: u32, logical_false: u32, is_set: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Abi_get_fortran_booleans", WORLD, |cx| {
         let n = logical_size(size)?;

@@ -123,18 +123,22 @@ fn detach_process(cx: &mut Ctx, buffer_addr: u32, size: u32, count_size: bool) -
     })
 }
 
+#[inline]
 pub fn buffer_attach(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, size: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_attach", WORLD, |cx| attach_process(cx, buffer, size as i64))
 }
 
+#[inline]
 pub fn buffer_attach_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, size: i64) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_attach_c", WORLD, |cx| attach_process(cx, buffer, size))
 }
 
+#[inline]
 pub fn buffer_detach(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_detach", WORLD, |cx| detach_process(cx, buffer_addr, size, false))
 }
 
+#[inline]
 pub fn buffer_detach_c(mut env: FunctionEnvMut<MpiEnv>, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_detach_c", WORLD, |cx| detach_process(cx, buffer_addr, size, true))
 }
@@ -167,18 +171,22 @@ fn detach_comm(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, comm: i
     })
 }
 
+#[inline]
 pub fn comm_attach_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32, buffer: u32, size: i32) -> Result<i32, Fatal> {
     attach_comm(&mut env, "MPI_Comm_attach_buffer", comm, buffer, size as i64, false)
 }
 
+#[inline]
 pub fn comm_attach_buffer_c(mut env: FunctionEnvMut<MpiEnv>, comm: i32, buffer: u32, size: i64) -> Result<i32, Fatal> {
     attach_comm(&mut env, "MPI_Comm_attach_buffer_c", comm, buffer, size, true)
 }
 
+#[inline]
 pub fn comm_detach_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     detach_comm(&mut env, "MPI_Comm_detach_buffer", comm, buffer_addr, size, false)
 }
 
+#[inline]
 pub fn comm_detach_buffer_c(mut env: FunctionEnvMut<MpiEnv>, comm: i32, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     detach_comm(&mut env, "MPI_Comm_detach_buffer_c", comm, buffer_addr, size, true)
 }

@@ -13,7 +13,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     callbacks::{CallbackError, GuestFns},
     call::{call, Ctx},
-    errors::{Fatal, MpiError, MpiResult},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     MpiEnv,
 };
 use crate::{abi, handles::Table, host_mpi};
@@ -255,7 +255,7 @@ fn delete_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
 }
 
 pub(super) fn guest_fns(env: &FunctionEnvMut<MpiEnv>, function: &'static str) -> Result<std::rc::Rc<GuestFns>, Fatal> {
-    env.data().guest_fns().ok_or(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() })
+    env.data().guest_fns().ok_or_else(|| FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into())
 }
 
 /// A callback's non-zero return code fails the MPI call that ran it.
@@ -280,6 +280,7 @@ fn run_delete(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, object: 
 
 /// Runs the delete callbacks of every attribute on an object being freed,
 /// newest first, and forgets them.
+#[inline]
 pub fn delete_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32) -> Result<i32, Fatal> {
     let errcomm = errcomm(kind, object);
     let attrs = env.data().bridge.attributes.of(kind, object);
@@ -296,6 +297,7 @@ pub fn delete_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind
 
 /// Copies the attributes of `old` to its duplicate `new` through their
 /// keyvals' copy callbacks.
+#[inline]
 pub fn copy_all(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, old: i32, new: i32) -> Result<i32, Fatal> {
     let errcomm = errcomm(kind, old);
     let attrs = env.data().bridge.attributes.of(kind, old);
@@ -354,31 +356,38 @@ macro_rules! attribute_functions {
 attribute_functions!(Kind::Comm, comm_create_keyval, comm_free_keyval, comm_set_attr, comm_get_attr, comm_delete_attr, "Comm");
 attribute_functions!(Kind::Type, type_create_keyval, type_free_keyval, type_set_attr, type_get_attr, type_delete_attr, "Type");
 
+#[inline]
 pub fn win_create_keyval(mut env: FunctionEnvMut<MpiEnv>, copy: u32, delete: u32, keyval: u32, extra_state: u32) -> Result<i32, Fatal> {
     create_keyval(&mut env, "MPI_Win_create_keyval", Kind::Win, copy, delete, keyval, extra_state)
 }
 
+#[inline]
 pub fn win_free_keyval(mut env: FunctionEnvMut<MpiEnv>, keyval: u32) -> Result<i32, Fatal> {
     free_keyval(&mut env, "MPI_Win_free_keyval", Kind::Win, keyval)
 }
 
 // MPI-1 names (deprecated, still used): the communicator functions.
+#[inline]
 pub fn keyval_create(mut env: FunctionEnvMut<MpiEnv>, copy: u32, delete: u32, keyval: u32, extra_state: u32) -> Result<i32, Fatal> {
     create_keyval(&mut env, "MPI_Keyval_create", Kind::Comm, copy, delete, keyval, extra_state)
 }
 
+#[inline]
 pub fn keyval_free(mut env: FunctionEnvMut<MpiEnv>, keyval: u32) -> Result<i32, Fatal> {
     free_keyval(&mut env, "MPI_Keyval_free", Kind::Comm, keyval)
 }
 
+#[inline]
 pub fn attr_put(mut env: FunctionEnvMut<MpiEnv>, comm: i32, keyval: i32, value: u32) -> Result<i32, Fatal> {
     set_attr(&mut env, "MPI_Attr_put", Kind::Comm, comm, keyval, value)
 }
 
+#[inline]
 pub fn attr_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, keyval: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
     get_attr(&mut env, "MPI_Attr_get", Kind::Comm, comm, keyval, value, flag)
 }
 
+#[inline]
 pub fn attr_delete(mut env: FunctionEnvMut<MpiEnv>, comm: i32, keyval: i32) -> Result<i32, Fatal> {
     delete_attr(&mut env, "MPI_Attr_delete", Kind::Comm, comm, keyval)
 }

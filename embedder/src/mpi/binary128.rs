@@ -86,10 +86,16 @@ impl Bridge {
 
     /// The host operation for a reduction of `datatype` with guest `op`:
     /// the host's own, except predefined operations on binary128 data.
+    #[inline]
     pub fn reduction_op(&mut self, op: i32, host: host_mpi::Op, datatype: i32) -> MpiResult<host_mpi::Op> {
         if op >= USER_BASE || (datatype < USER_BASE && !is_binary128(datatype)) || !self.holds_binary128(datatype) {
             return Ok(host);
         }
+        self.binary128_op(op, datatype)
+    }
+
+    #[inline(never)]
+    fn binary128_op(&mut self, op: i32, datatype: i32) -> MpiResult<host_mpi::Op> {
         let Some(&(_, tname, kind, _)) = TYPES.iter().find(|t| t.0 == datatype) else {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_OP,

@@ -1,14 +1,21 @@
 //! The call wrapper every MPI host function runs in (`call`) and its
 //! per-call context (`Ctx`): guest memory, the bridge state, the guest's
 //! callbacks and allocator, and the guest-visible error handling.
+//!
+//! What keeps a call cheap (`benchmarks/bridge`): the host functions are
+//! `#[inline]` into Wasmer's wrapper, their one caller (a `Result` returned
+//! from a call goes through memory, and reading it back stalled); the
+//! environment comes from `installed()`, not from the store; errors are
+//! boxed and built out of line; `callbacks::Active` is published only once
+//! the guest has made a reduction function.
 use std::rc::Rc;
 
-use wasmer::{FunctionEnvMut, StoreMut};
+use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};
 
 use super::{
     callbacks::{self, GuestFns},
     errhandler,
-    errors::{Fatal, MpiError, MpiResult},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     state::{Bridge, ErrorMode},
     MpiEnv,
 };
@@ -100,17 +107,22 @@ fn run(
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     callbacks::reentry_forbidden(function)?;
-    let (data, mut store) = env.data_and_store_mut();
+    let (data, mut store) = match super::installed() {
+        // Safety: installed by the runner for the instance whose store this
+        // call runs in; Wasmer's own data_and_store_mut splits the same way.
+        Some(env_data) => (unsafe { &mut *env_data }, env.as_store_mut()),
+        None => env.data_and_store_mut(),
+    };
     let MpiEnv { fns, known_size, bridge } = data;
     let Some(fns) = fns.as_ref() else {
-        return Err(Fatal::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() });
+        return Err(FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into());
     };
     let store: *mut StoreMut = &mut store;
     // Safety: the store outlives this call; the memory's base never moves
     // (static memory) and the memory never shrinks.
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
-    let active = callbacks::Active::enter(store, Rc::as_ptr(fns));
+    let active = bridge.user_functions.then(|| callbacks::Active::enter(store, Rc::as_ptr(fns)));
     let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new() };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
@@ -125,13 +137,13 @@ fn run(
         }
         ErrorsOf::File(fh) if !e.shared && super::file::others_wait(bridge, fh, function) => {
             let detail = format!("{} (refused at this rank only, so the other ranks would wait in the collective forever)", e.detail);
-            return Err(Fatal::Mpi { function, class: e.class, detail });
+            return Err(FatalKind::Mpi { function, class: e.class, detail }.into());
         }
         ErrorsOf::File(fh) => (bridge.file_errors(fh), if bridge.files.get(fh).is_some() { fh } else { abi::c::MPI_FILE_NULL }),
     };
     match mode {
         ErrorMode::Return => Ok(e.class),
-        ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
+        ErrorMode::Fatal => Err(FatalKind::Mpi { function, class: e.class, detail: e.into_detail() }.into()),
         ErrorMode::User(handler) => {
             let fns = fns.clone();
             errhandler::invoke(env, &fns, function, handler, object, e.class)?;

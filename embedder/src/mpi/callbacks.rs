@@ -12,7 +12,7 @@ use std::cell::Cell;
 
 use wasmer::{AsStoreMut, Function, Memory, StoreMut, Table, Type, Value};
 
-use super::errors::{Fatal, MpiError};
+use super::errors::{Fatal, FatalKind, MpiError};
 use crate::{abi, guest_memory::GuestMemory};
 
 /// The guest exports callbacks need; shared read-only with the trampolines
@@ -49,16 +49,17 @@ impl CallbackError {
     /// inside a guest error handler) passes through unchanged.
     pub fn into_fatal(self, function: &'static str) -> Fatal {
         match self {
-            CallbackError::Invalid(detail) => Fatal::Mpi { function, class: abi::c::MPI_ERR_ARG, detail },
+            CallbackError::Invalid(detail) => FatalKind::Mpi { function, class: abi::c::MPI_ERR_ARG, detail }.into(),
             CallbackError::Trap(e) => match e.downcast::<Fatal>() {
                 Ok(fatal) => fatal,
                 Err(e) => match e.downcast::<TooDeep>() {
-                    Ok(TooDeep) => Fatal::Mpi {
+                    Ok(TooDeep) => FatalKind::Mpi {
                         function,
                         class: abi::c::MPI_ERR_OTHER,
                         detail: format!("guest callbacks nested {MAX_NESTING} deep (an error handler or attribute callback that keeps raising errors or calling MPI)"),
-                    },
-                    Err(e) => Fatal::Callback { function, detail: e.message() },
+                    }
+                    .into(),
+                    Err(e) => FatalKind::Callback { function, detail: e.message() }.into(),
                 },
             },
         }
@@ -254,11 +255,12 @@ pub fn with_active<R>(f: impl FnOnce(&mut StoreMut<'_>, &GuestFns) -> R) -> Opti
 #[inline]
 pub fn reentry_forbidden(function: &'static str) -> Result<(), Fatal> {
     if IN_USER_FUNCTION.with(Cell::get) {
-        return Err(Fatal::Mpi {
+        return Err(FatalKind::Mpi {
             function,
             class: abi::c::MPI_ERR_OTHER,
             detail: "MPI functions other than MPI_Abort cannot be called from a user reduction function".into(),
-        });
+        }
+        .into());
     }
     Ok(())
 }
@@ -332,9 +334,9 @@ mod guest_fn_tests {
         assert_eq!(fns.call(&mut store, 0, &[40, 2, 99, 99]).unwrap(), Some(42));
         let trap = fns.call(&mut store, 2, &[1]).unwrap_err();
         assert!(matches!(trap, CallbackError::Trap(_)));
-        assert!(matches!(trap.into_fatal("MPI_Comm_dup"), Fatal::Callback { function: "MPI_Comm_dup", .. }));
+        assert!(matches!(trap.into_fatal("MPI_Comm_dup").kind(), FatalKind::Callback { function: "MPI_Comm_dup", .. }));
         let bad = fns.call(&mut store, 3, &[]).unwrap_err().into_fatal("MPI_Comm_free");
-        assert!(matches!(bad, Fatal::Mpi { class: abi::c::MPI_ERR_ARG, .. }));
+        assert!(matches!(bad.kind(), FatalKind::Mpi { class: abi::c::MPI_ERR_ARG, .. }));
         assert_eq!(NESTING.with(Cell::get), 0, "a trap leaves the nesting level");
     }
 
@@ -346,9 +348,9 @@ mod guest_fn_tests {
         NESTING.with(|d| d.set(MAX_NESTING));
         let deep = fns.call(&mut store, 0, &[1, 1]).unwrap_err().into_fatal("MPI_Comm_call_errhandler");
         NESTING.with(|d| d.set(0));
-        match deep {
-            Fatal::Mpi { class, detail, .. } => {
-                assert_eq!(class, abi::c::MPI_ERR_OTHER);
+        match deep.kind() {
+            FatalKind::Mpi { class, detail, .. } => {
+                assert_eq!(*class, abi::c::MPI_ERR_OTHER);
                 assert!(detail.contains("nested 16 deep"), "{detail}");
             }
             other => panic!("{other:?}"),
@@ -399,7 +401,7 @@ mod guest_fn_tests {
         IN_USER_FUNCTION.with(|c| c.set(true));
         let r = reentry_forbidden("MPI_Send");
         IN_USER_FUNCTION.with(|c| c.set(false));
-        assert!(matches!(r, Err(Fatal::Mpi { function: "MPI_Send", class: abi::c::MPI_ERR_OTHER, .. })));
+        assert!(matches!(r.as_ref().map_err(Fatal::kind), Err(FatalKind::Mpi { function: "MPI_Send", class: abi::c::MPI_ERR_OTHER, .. })));
         // outside any MPI call there is no store to run a user function with
         assert!(with_active(|_, _| ()).is_none());
     }

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::{abi, host_mpi};
 
+#[inline]
 pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_rank", comm, |cx| {
         let c = cx.comm(comm)?;
@@ -20,6 +21,7 @@ pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32
 }
 
 /// Attribute delete callbacks run first (on a communicator still valid).
+#[inline]
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {
     let mut h = abi::c::MPI_COMM_NULL;
     let rc = call(&mut env, "MPI_Comm_free", abi::c::MPI_COMM_WORLD, |cx| {
@@ -122,20 +124,24 @@ fn copy_attributes(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc:
     attr::copy_all(env, function, attr::Kind::Comm, comm, new)
 }
 
+#[inline]
 pub fn dup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32) -> Result<i32, Fatal> {
     let rc = generated::comm::mpi_comm_dup(env.as_mut(), comm, newcomm)?;
     copy_attributes(&mut env, "MPI_Comm_dup", rc, comm, newcomm)
 }
 
+#[inline]
 pub fn dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
     let rc = generated::comm::mpi_comm_dup_with_info(env.as_mut(), comm, info, newcomm)?;
     copy_attributes(&mut env, "MPI_Comm_dup_with_info", rc, comm, newcomm)
 }
 
+#[inline]
 pub fn idup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
     start_idup(&mut env, "MPI_Comm_idup", comm, None, newcomm, request)
 }
 
+#[inline]
 pub fn idup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32, request: u32) -> Result<i32, Fatal> {
     start_idup(&mut env, "MPI_Comm_idup_with_info", comm, Some(info), newcomm, request)
 }
@@ -172,6 +178,7 @@ fn start_idup(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, comm: i3
     copy_attributes(env, function, rc, comm, newcomm)
 }
 
+#[inline]
 pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_set_name", comm, |cx| {
         let c = cx.comm(comm)?;
@@ -180,6 +187,7 @@ pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result
     })
 }
 
+#[inline]
 pub fn get_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_get_name", comm, |cx| {
         let c = cx.comm(comm)?;

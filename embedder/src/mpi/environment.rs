@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     call::{call, Ctx},
-    errors::{Fatal, MpiError, MpiResult},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     MpiEnv,
 };
 use crate::{abi, host_mpi};
@@ -34,6 +34,7 @@ fn check_init_allowed(cx: &Ctx) -> MpiResult {
 
 // argc/argv are ignored: the host MPI gets its arguments from the launcher's
 // environment, and the guest's own argv comes from WASI.
+#[inline]
 pub fn init(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Init", WORLD, |cx| {
         check_init_allowed(cx)?;
@@ -58,6 +59,7 @@ fn thread_level(value: i32, from_guest: bool) -> Option<i32> {
     })
 }
 
+#[inline]
 pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, required: i32, provided: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Init_thread", WORLD, |cx| {
         check_init_allowed(cx)?;
@@ -77,6 +79,7 @@ pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, requ
 /// delete callbacks are how libraries hook into finalization); pending
 /// MPI_Comm_idup requests are completed before the host finalizes (see
 /// `request::complete_pending_idups`).
+#[inline]
 pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     if host_mpi::active() {
         let rc = super::attr::delete_all(&mut env, "MPI_Finalize", super::attr::Kind::Comm, abi::c::MPI_COMM_SELF)?;
@@ -95,14 +98,17 @@ pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     })
 }
 
+#[inline]
 pub fn initialized(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Initialized", WORLD, |cx| Ok(cx.mem.write_i32(flag, host_mpi::initialized() as i32)?))
 }
 
+#[inline]
 pub fn finalized(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Finalized", WORLD, |cx| Ok(cx.mem.write_i32(flag, host_mpi::finalized() as i32)?))
 }
 
+#[inline]
 pub fn abort(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcode: i32) -> Result<i32, Fatal> {
     if super::callbacks::in_user_function() {
         // called from a user reduction, inside the bridge's own MPI call
@@ -117,7 +123,7 @@ pub fn abort(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcode: i32) -> Resu
     let _ = std::io::stdout().flush();
     match target {
         Some(host_comm) => host_mpi::abort(host_comm, errorcode),
-        None => Err(Fatal::Abort(errorcode)),
+        None => Err(FatalKind::Abort(errorcode).into()),
     }
 }
 
@@ -125,6 +131,7 @@ pub fn wtime(_env: FunctionEnvMut<MpiEnv>) -> f64 {
     host_mpi::wtime()
 }
 
+#[inline]
 pub fn get_processor_name(mut env: FunctionEnvMut<MpiEnv>, name: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_processor_name", WORLD, |cx| {
         cx.require_running()?;
@@ -142,6 +149,7 @@ pub fn get_processor_name(mut env: FunctionEnvMut<MpiEnv>, name: u32, resultlen:
     })
 }
 
+#[inline]
 pub fn get_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, subversion: u32) -> Result<i32, Fatal> {
     // The guest sees the MPI level its header declares, not the host's.
     call(&mut env, "MPI_Get_version", WORLD, |cx| {
@@ -151,6 +159,7 @@ pub fn get_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, subversion: u3
     })
 }
 
+#[inline]
 pub fn get_library_version(mut env: FunctionEnvMut<MpiEnv>, version: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_library_version", WORLD, |cx| {
         let text = format!("mpi-wasm-embedder {} on {}", env!("CARGO_PKG_VERSION"), host_mpi::library_version());
@@ -177,6 +186,7 @@ pub fn pcontrol(_env: FunctionEnvMut<MpiEnv>, level: i32, _varargs: u32) -> i32 
     }
 }
 
+#[inline]
 pub fn query_thread(mut env: FunctionEnvMut<MpiEnv>, provided: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Query_thread", WORLD, |cx| {
         let mut p = 0;
@@ -185,6 +195,7 @@ pub fn query_thread(mut env: FunctionEnvMut<MpiEnv>, provided: u32) -> Result<i3
     })
 }
 
+#[inline]
 pub fn is_thread_main(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Is_thread_main", WORLD, |cx| {
         let mut f = 0;
@@ -195,6 +206,7 @@ pub fn is_thread_main(mut env: FunctionEnvMut<MpiEnv>, flag: u32) -> Result<i32,
 
 /// Memory for MPI comes from the guest's own allocator (its exported
 /// `malloc`), so it lies inside the sandbox like any other guest buffer.
+#[inline]
 pub fn alloc_mem(mut env: FunctionEnvMut<MpiEnv>, size: i32, info: i32, baseptr: u32) -> Result<i32, Fatal> {
     let fns = env.data().guest_fns();
     let addr = match (&fns, size) {
@@ -214,6 +226,7 @@ pub fn alloc_mem(mut env: FunctionEnvMut<MpiEnv>, size: i32, info: i32, baseptr:
     })
 }
 
+#[inline]
 pub fn free_mem(mut env: FunctionEnvMut<MpiEnv>, base: u32) -> Result<i32, Fatal> {
     let fns = env.data().guest_fns();
     let freed = fns.map(|f| f.release(&mut env, base));

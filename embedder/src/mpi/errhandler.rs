@@ -14,7 +14,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     callbacks::GuestFns,
     call::{call, call_file}, state::{Bridge, ErrorMode},
-    errors::{Fatal, MpiError, MpiResult},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     MpiEnv,
 };
 use crate::{abi, host_mpi};
@@ -120,11 +120,12 @@ pub fn invoke(env: &mut FunctionEnvMut<MpiEnv>, fns: &GuestFns, function: &'stat
     let args = fns.alloc(env, 8).map_err(fail)?;
     let mem = fns.view(env);
     let written = mem.write_i32(args, comm).and_then(|()| mem.write_i32(args + 4, code));
-    written.map_err(|e| Fatal::Mpi { function, class: abi::c::MPI_ERR_INTERN, detail: format!("error handler arguments: {e}") })?;
+    written.map_err(|e| FatalKind::Mpi { function, class: abi::c::MPI_ERR_INTERN, detail: format!("error handler arguments: {e}") })?;
     fns.call(env, index, &[args as i32, args as i32 + 4, 0]).map_err(fail)?;
     fns.release(env, args).map_err(fail)
 }
 
+#[inline]
 pub fn comm_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_create_errhandler", WORLD, |cx| {
         cx.mem.range(errhandler, 4)?;
@@ -134,6 +135,7 @@ pub fn comm_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, er
     })
 }
 
+#[inline]
 pub fn comm_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_set_errhandler", comm, |cx| {
         cx.comm(comm)?;
@@ -148,6 +150,7 @@ pub fn comm_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandle
 
 /// Returns a new reference to the communicator's handler (freed by the
 /// guest with MPI_Errhandler_free).
+#[inline]
 pub fn comm_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandler: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_get_errhandler", comm, |cx| {
         let h = cx.comm(comm)?.errhandler;
@@ -157,6 +160,7 @@ pub fn comm_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errhandle
     })
 }
 
+#[inline]
 pub fn errhandler_free(mut env: FunctionEnvMut<MpiEnv>, errhandler: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Errhandler_free", WORLD, |cx| {
         let h = cx.mem.read_i32(errhandler)?;
@@ -168,6 +172,7 @@ pub fn errhandler_free(mut env: FunctionEnvMut<MpiEnv>, errhandler: u32) -> Resu
 
 /// Runs the communicator's handler for `errorcode`, as if a call on it had
 /// failed with that code; MPI_SUCCESS once a handler returns.
+#[inline]
 pub fn comm_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcode: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_call_errhandler", comm, |cx| {
         cx.comm(comm)?;
@@ -179,6 +184,7 @@ pub fn comm_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcod
     Ok(abi::c::MPI_SUCCESS)
 }
 
+#[inline]
 pub fn file_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_create_errhandler", abi::c::MPI_FILE_NULL, |cx| {
         cx.mem.range(errhandler, 4)?;
@@ -200,6 +206,7 @@ fn file_errhandler_slot(bridge: &mut Bridge, file: i32) -> MpiResult<&mut i32> {
     }
 }
 
+#[inline]
 pub fn file_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_set_errhandler", file, |cx| {
         cx.require_running()?;
@@ -212,6 +219,7 @@ pub fn file_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandle
     })
 }
 
+#[inline]
 pub fn file_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_errhandler", file, |cx| {
         cx.require_running()?;
@@ -222,6 +230,7 @@ pub fn file_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandle
     })
 }
 
+#[inline]
 pub fn file_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, fh: i32, errorcode: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_call_errhandler", fh, |cx| {
         cx.require_running()?;
@@ -235,6 +244,7 @@ pub fn file_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, fh: i32, errorcode:
     Ok(abi::c::MPI_SUCCESS)
 }
 
+#[inline]
 pub fn add_error_class(mut env: FunctionEnvMut<MpiEnv>, errorclass: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Add_error_class", WORLD, |cx| {
         cx.require_running()?;
@@ -244,6 +254,7 @@ pub fn add_error_class(mut env: FunctionEnvMut<MpiEnv>, errorclass: u32) -> Resu
     })
 }
 
+#[inline]
 pub fn add_error_code(mut env: FunctionEnvMut<MpiEnv>, errorclass: i32, errorcode: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Add_error_code", WORLD, |cx| {
         cx.require_running()?;
@@ -256,6 +267,7 @@ pub fn add_error_code(mut env: FunctionEnvMut<MpiEnv>, errorclass: i32, errorcod
     })
 }
 
+#[inline]
 pub fn add_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Add_error_string", WORLD, |cx| {
         let text = cx.cstr(string, abi::c::MPI_MAX_ERROR_STRING as usize - 1)?;
@@ -270,6 +282,7 @@ pub fn add_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string:
 }
 
 /// MPI-4.1: a class the program added, once no code of it is left.
+#[inline]
 pub fn remove_error_class(mut env: FunctionEnvMut<MpiEnv>, errorclass: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Remove_error_class", WORLD, |cx| {
         let errors = &mut cx.bridge.user_errors;
@@ -285,6 +298,7 @@ pub fn remove_error_class(mut env: FunctionEnvMut<MpiEnv>, errorclass: i32) -> R
 }
 
 /// MPI-4.1: a code the program added (not a class).
+#[inline]
 pub fn remove_error_code(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Remove_error_code", WORLD, |cx| {
         let errors = &mut cx.bridge.user_errors;
@@ -297,6 +311,7 @@ pub fn remove_error_code(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> Res
 }
 
 /// MPI-4.1: the string of a code or class the program added.
+#[inline]
 pub fn remove_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Remove_error_string", WORLD, |cx| match cx.bridge.user_errors.codes.get_mut(&errorcode) {
         Some(entry) if !entry.1.is_empty() => {
@@ -307,6 +322,7 @@ pub fn remove_error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32) -> R
     })
 }
 
+#[inline]
 pub fn error_class(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, errorclass: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Error_class", WORLD, |cx| {
         let class = cx
@@ -318,6 +334,7 @@ pub fn error_class(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, errorclass: 
     })
 }
 
+#[inline]
 pub fn error_string(mut env: FunctionEnvMut<MpiEnv>, errorcode: i32, string: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Error_string", WORLD, |cx| {
         let text = match cx.bridge.user_errors.codes.get(&errorcode) {

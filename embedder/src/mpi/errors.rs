@@ -4,9 +4,14 @@ use std::fmt;
 use crate::{abi, guest_memory::OutOfBounds};
 
 /// An MPI error: the standard-ABI error class the guest sees, and what went
-/// wrong (only built on the error path).
+/// wrong (only built on the error path). Boxed: every translation helper
+/// returns an `MpiResult`, which then fits two registers (a 40-byte error
+/// sent every result through memory, and reading it back stalled).
 #[derive(Debug)]
-pub struct MpiError {
+pub struct MpiError(Box<ErrorDetail>);
+
+#[derive(Debug)]
+pub struct ErrorDetail {
     pub class: i32,
     pub detail: String,
     /// Every rank of the call's group sees it (the host returned it, or the
@@ -17,11 +22,28 @@ pub struct MpiError {
 
 impl MpiError {
     pub fn new(class: i32, detail: impl Into<String>) -> Self {
-        Self { class, detail: detail.into(), shared: false }
+        Self(Box::new(ErrorDetail { class, detail: detail.into(), shared: false }))
     }
 
     pub fn shared(class: i32, detail: impl Into<String>) -> Self {
-        Self { shared: true, ..Self::new(class, detail) }
+        Self(Box::new(ErrorDetail { class, detail: detail.into(), shared: true }))
+    }
+
+    pub fn into_detail(self) -> String {
+        self.0.detail
+    }
+}
+
+impl std::ops::Deref for MpiError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for MpiError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
     }
 }
 
@@ -38,9 +60,14 @@ pub const TRAP_EXIT: i32 = 134;
 
 /// Ends the whole job: raised from a host function as a Wasmer user error,
 /// unwinds the guest, and is reported once by the runner, which then aborts
-/// the job through the host MPI.
+/// the job through the host MPI. Boxed so that a host function's
+/// `Result<i32, Fatal>` comes back in two registers: a 48-byte error made
+/// every MPI call return through memory, and reading it back stalled.
 #[derive(Debug)]
-pub enum Fatal {
+pub struct Fatal(Box<FatalKind>);
+
+#[derive(Debug)]
+pub enum FatalKind {
     /// An MPI error under MPI_ERRORS_ARE_FATAL.
     Mpi { function: &'static str, class: i32, detail: String },
     /// The guest called an MPI function the embedder does not implement.
@@ -51,27 +78,37 @@ pub enum Fatal {
     Callback { function: &'static str, detail: String },
 }
 
+impl From<FatalKind> for Fatal {
+    fn from(kind: FatalKind) -> Self {
+        Fatal(Box::new(kind))
+    }
+}
+
 impl Fatal {
+    pub fn kind(&self) -> &FatalKind {
+        &self.0
+    }
+
     /// The process exit code (and MPI_Abort error code) for this failure.
     pub fn exit_code(&self) -> i32 {
-        match self {
-            Fatal::Mpi { class, .. } => (*class).clamp(1, 255),
-            Fatal::Unsupported(_) => 1,
-            Fatal::Abort(code) => *code,
-            Fatal::Callback { .. } => TRAP_EXIT,
+        match self.kind() {
+            FatalKind::Mpi { class, .. } => (*class).clamp(1, 255),
+            FatalKind::Unsupported(_) => 1,
+            FatalKind::Abort(code) => *code,
+            FatalKind::Callback { .. } => TRAP_EXIT,
         }
     }
 }
 
 impl fmt::Display for Fatal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fatal::Mpi { function, class, detail } => {
+        match self.kind() {
+            FatalKind::Mpi { function, class, detail } => {
                 write!(f, "{function}: {}: {detail}", abi::error_class_name(*class))
             }
-            Fatal::Unsupported(name) => write!(f, "{name} is not supported by this embedder"),
-            Fatal::Abort(code) => write!(f, "MPI_Abort called with error code {code}"),
-            Fatal::Callback { function, detail } => write!(f, "{function}: a guest callback trapped: {detail}"),
+            FatalKind::Unsupported(name) => write!(f, "{name} is not supported by this embedder"),
+            FatalKind::Abort(code) => write!(f, "MPI_Abort called with error code {code}"),
+            FatalKind::Callback { function, detail } => write!(f, "{function}: a guest callback trapped: {detail}"),
         }
     }
 }

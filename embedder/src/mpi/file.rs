@@ -75,7 +75,7 @@ impl Ctx<'_> {
         let rc = unsafe { ffi::MPI_Allreduce(&mine as *const i32 as _, &mut worst as *mut i32 as _, 1, int.0, max.0, comm.0) };
         self.host(rc)?;
         match local {
-            Err(e) => Err(MpiError::shared(e.class, e.detail)),
+            Err(e) => Err(MpiError::shared(e.class, e.into_detail())),
             Ok(_) if worst != 0 => Err(MpiError::shared(worst, "another process's arguments were refused")),
             Ok(v) => Ok(v),
         }
@@ -115,6 +115,7 @@ fn open_arguments(cx: &Ctx, filename: u32, amode: i32, info: i32, fh: u32) -> Mp
     Ok((path, host_amode, info_))
 }
 
+#[inline]
 pub fn open(mut env: FunctionEnvMut<MpiEnv>, comm: i32, filename: u32, amode: i32, info: i32, fh: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_open", FILE_NULL, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -133,6 +134,7 @@ pub fn open(mut env: FunctionEnvMut<MpiEnv>, comm: i32, filename: u32, amode: i3
     })
 }
 
+#[inline]
 pub fn close(mut env: FunctionEnvMut<MpiEnv>, fh: u32) -> Result<i32, Fatal> {
     // the handle picks the error handler
     let mut handle = FILE_NULL;
@@ -153,6 +155,7 @@ pub fn close(mut env: FunctionEnvMut<MpiEnv>, fh: u32) -> Result<i32, Fatal> {
     })
 }
 
+#[inline]
 pub fn delete(mut env: FunctionEnvMut<MpiEnv>, filename: u32, info: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_delete", FILE_NULL, |cx| {
         let name = cx.cstr(filename, MAX_PATH)?;
@@ -162,6 +165,7 @@ pub fn delete(mut env: FunctionEnvMut<MpiEnv>, filename: u32, info: i32) -> Resu
     })
 }
 
+#[inline]
 pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32, filetype: i32, datarep: u32, info: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_set_view", fh, |cx| {
         let host = cx.file(fh)?;
@@ -184,6 +188,7 @@ pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32,
 /// The view: derived types come back as new guest types (duplicates of
 /// what MPI_File_set_view was given, as the host makes them), predefined
 /// ones as the guest's own handles.
+#[inline]
 pub fn get_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: u32, etype: u32, filetype: u32, datarep: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_view", fh, |cx| {
         let host = cx.file(fh)?;
@@ -234,6 +239,7 @@ fn type_extent(cx: &Ctx, fh: i32, datatype: i32) -> MpiResult<i64> {
     Ok(extent as i64)
 }
 
+#[inline]
 pub fn get_type_extent(mut env: FunctionEnvMut<MpiEnv>, fh: i32, datatype: i32, extent: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_type_extent", fh, |cx| {
         cx.mem.range(extent, 4)?;
@@ -242,6 +248,7 @@ pub fn get_type_extent(mut env: FunctionEnvMut<MpiEnv>, fh: i32, datatype: i32, 
     })
 }
 
+#[inline]
 pub fn get_type_extent_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, datatype: i32, extent: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_type_extent_c", fh, |cx| {
         cx.mem.range(extent, 8)?;
@@ -261,10 +268,12 @@ fn datarep_unsupported(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str)
     })
 }
 
+#[inline]
 pub fn register_datarep(mut env: FunctionEnvMut<MpiEnv>, _datarep: u32, _read: u32, _write: u32, _extent: u32, _state: u32) -> Result<i32, Fatal> {
     datarep_unsupported(&mut env, "MPI_Register_datarep")
 }
 
+#[inline]
 pub fn register_datarep_c(mut env: FunctionEnvMut<MpiEnv>, _datarep: u32, _read: u32, _write: u32, _extent: u32, _state: u32) -> Result<i32, Fatal> {
     datarep_unsupported(&mut env, "MPI_Register_datarep_c")
 }

@@ -87,6 +87,7 @@ impl Bridge {
     }
 }
 
+#[inline]
 pub fn grequest_start(mut env: FunctionEnvMut<MpiEnv>, query: u32, free: u32, cancel: u32, extra_state: u32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Grequest_start", WORLD, |cx| {
         cx.require_running()?;
@@ -107,6 +108,7 @@ pub fn grequest_start(mut env: FunctionEnvMut<MpiEnv>, query: u32, free: u32, ca
     })
 }
 
+#[inline]
 pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Grequest_complete", WORLD, |cx| {
         let entry = cx.bridge.requests.get(request);
@@ -151,6 +153,7 @@ pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
 
 /// Runs the guest callbacks the call just made owes; the first that fails
 /// raises its code through the error handler (if the call itself succeeded).
+#[inline]
 pub fn run_owed(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
     if env.data().bridge.grequests_owed.is_empty() {
         return Ok(rc);

@@ -4,6 +4,7 @@ use wasmer::FunctionEnvMut;
 use super::{call::call, errors::{Fatal, MpiError}, MpiEnv};
 use crate::{abi, host_mpi};
 
+#[inline]
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, group: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_free", abi::c::MPI_COMM_WORLD, |cx| {
         let h = cx.mem.read_i32(group)?;
@@ -21,6 +22,7 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, group: u32) -> Result<i32, Fatal> {
 
 /// Rank lists may hold MPI_PROC_NULL both ways, whose value differs
 /// between the guest and the host, so they are translated, not shared.
+#[inline]
 pub fn translate_ranks(mut env: FunctionEnvMut<MpiEnv>, group1: i32, n: i32, ranks1: u32, group2: i32, ranks2: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_translate_ranks", abi::c::MPI_COMM_WORLD, |cx| {
         let (g1, g2) = (cx.group(group1)?, cx.group(group2)?);

@@ -16,9 +16,10 @@ const MAX_KEY: usize = abi::c::MPI_MAX_INFO_KEY as usize;
 pub(super) const MAX_VAL: usize = abi::c::MPI_MAX_INFO_VAL as usize;
 
 fn key(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
-    cx.cstr(ptr, MAX_KEY).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_KEY, e.detail))
+    cx.cstr(ptr, MAX_KEY).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_KEY, e.into_detail()))
 }
 
+#[inline]
 pub fn create(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_create", WORLD, |cx| {
         cx.require_running()?;
@@ -29,6 +30,7 @@ pub fn create(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> 
     })
 }
 
+#[inline]
 pub fn dup(mut env: FunctionEnvMut<MpiEnv>, info: i32, newinfo: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_dup", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -39,6 +41,7 @@ pub fn dup(mut env: FunctionEnvMut<MpiEnv>, info: i32, newinfo: u32) -> Result<i
     })
 }
 
+#[inline]
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_free", WORLD, |cx| {
         let h = cx.mem.read_i32(info)?;
@@ -52,14 +55,16 @@ pub fn free(mut env: FunctionEnvMut<MpiEnv>, info: u32) -> Result<i32, Fatal> {
     })
 }
 
+#[inline]
 pub fn set(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, value: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_set", WORLD, |cx| {
         let i = cx.info(info)?;
-        let (k, v) = (key(cx, k)?, cx.cstr(value, MAX_VAL).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_VALUE, e.detail))?);
+        let (k, v) = (key(cx, k)?, cx.cstr(value, MAX_VAL).map_err(|e| MpiError::new(abi::c::MPI_ERR_INFO_VALUE, e.into_detail()))?);
         cx.host(unsafe { ffi::MPI_Info_set(i.0, k.as_ptr(), v.as_ptr()) })
     })
 }
 
+#[inline]
 pub fn delete(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_delete", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -73,6 +78,7 @@ pub fn delete(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32) -> Result<i32,
 /// own handling of `valuelen` never applies: MPICH 4.0 reports a truncated
 /// value as an error and returns an empty string for `valuelen` = INT_MAX
 /// (`valuelen + 1` overflows), and no host buffer is sized by the guest.
+#[inline]
 pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -92,6 +98,7 @@ pub fn get(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: i32, va
 /// MPI-4.0: the value and its size with the NUL (`buflen`, in and out); a
 /// value longer than `*buflen - 1` is cut there. Made of MPI-3 host calls,
 /// so every host MPI has it.
+#[inline]
 pub fn get_string(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, buflen: u32, value: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get_string", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -132,6 +139,7 @@ fn write_cut(cx: &Ctx, at: u32, v: &[u8], max: usize) -> MpiResult {
     Ok(cx.mem.write_bytes(at, &out)?)
 }
 
+#[inline]
 pub fn get_valuelen(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get_valuelen", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -147,6 +155,7 @@ pub fn get_valuelen(mut env: FunctionEnvMut<MpiEnv>, info: i32, k: u32, valuelen
     })
 }
 
+#[inline]
 pub fn get_nkeys(mut env: FunctionEnvMut<MpiEnv>, info: i32, nkeys: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get_nkeys", WORLD, |cx| {
         let i = cx.info(info)?;
@@ -156,6 +165,7 @@ pub fn get_nkeys(mut env: FunctionEnvMut<MpiEnv>, info: i32, nkeys: u32) -> Resu
     })
 }
 
+#[inline]
 pub fn get_nthkey(mut env: FunctionEnvMut<MpiEnv>, info: i32, n: i32, k: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Info_get_nthkey", WORLD, |cx| {
         let i = cx.info(info)?;

@@ -38,7 +38,7 @@ use wasmer::{Function, FunctionEnv, FunctionType, Imports, RuntimeError, Store};
 
 pub use callbacks::GuestFns;
 pub use state::Bridge;
-pub use errors::{Fatal, TRAP_EXIT};
+pub use errors::{Fatal, FatalKind, TRAP_EXIT};
 
 /// State behind every MPI host function of one instance.
 pub struct MpiEnv {
@@ -107,6 +107,36 @@ pub fn needs_no_host_function(name: &str) -> bool {
     generated::NO_HOST_FUNCTION.contains(&name)
 }
 
+thread_local! {
+    /// The environment of the instance this thread runs (null: none
+    /// installed). One load per MPI call instead of Wasmer's lookup of the
+    /// environment in the store and its downcast (a virtual `type_id` call
+    /// whose 16-byte result stalled when compared).
+    static INSTALLED: std::cell::Cell<*mut MpiEnv> = const { std::cell::Cell::new(std::ptr::null_mut()) };
+}
+
+/// While alive, MPI calls on this thread reach `env` directly; its store
+/// must outlive it (the runner holds both for one `_start`).
+pub struct Installed(());
+
+pub fn install(env: &FunctionEnv<MpiEnv>, store: &mut Store) -> Installed {
+    INSTALLED.with(|c| c.set(env.as_mut(store)));
+    Installed(())
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        INSTALLED.with(|c| c.set(std::ptr::null_mut()));
+    }
+}
+
+/// The installed environment, if any.
+#[inline]
+pub(crate) fn installed() -> Option<*mut MpiEnv> {
+    let p = INSTALLED.with(|c| c.get());
+    (!p.is_null()).then_some(p)
+}
+
 /// Defines every implemented function in `imports` under `env`, also under
 /// its profiling name (PMPI_*).
 pub fn register(store: &mut Store, env: &FunctionEnv<MpiEnv>, imports: &mut Imports) {
@@ -124,7 +154,7 @@ pub fn is_mpi_import(module: &str, name: &str) -> bool {
 /// A function with the import's own signature that ends the job when called.
 pub fn unsupported_stub(store: &mut Store, name: &str, ty: &FunctionType) -> Function {
     let name = name.to_string();
-    Function::new(store, ty, move |_args| Err(RuntimeError::user(Box::new(Fatal::Unsupported(name.clone())))))
+    Function::new(store, ty, move |_args| Err(RuntimeError::user(Box::new(Fatal::from(FatalKind::Unsupported(name.clone()))))))
 }
 
 #[cfg(test)]

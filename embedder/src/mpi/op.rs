@@ -160,12 +160,14 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
     }
 }
 
+#[inline]
 pub fn op_create(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, op: u32) -> Result<i32, Fatal> {
     create(&mut env, "MPI_Op_create", UserFunction { index: function, large_count: false }, commute, op)
 }
 
 /// The host needs no MPI_Op_create_c: the host MPI calls the trampoline
 /// with an int length, which the guest's function gets as an MPI_Count.
+#[inline]
 pub fn op_create_c(mut env: FunctionEnvMut<MpiEnv>, function: u32, commute: i32, op: u32) -> Result<i32, Fatal> {
     create(&mut env, "MPI_Op_create_c", UserFunction { index: function, large_count: true }, commute, op)
 }
@@ -180,12 +182,14 @@ fn create(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, function: UserFu
         let mut host = host_mpi::null_op();
         cx.host(unsafe { ffi::MPI_Op_create(TRAMPOLINES[slot] as ffi::Callback, commute, &mut host.0) })?;
         SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = Some(function));
+        cx.bridge.user_functions = true;
         let handle = cx.bridge.ops.insert(host);
         cx.bridge.user_op_slots.insert(handle, slot);
         Ok(cx.mem.write_i32(op, handle)?)
     })
 }
 
+#[inline]
 pub fn op_free(mut env: FunctionEnvMut<MpiEnv>, op: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Op_free", abi::c::MPI_COMM_WORLD, |cx| {
         let handle = cx.mem.read_i32(op)?;
@@ -202,6 +206,7 @@ pub fn op_free(mut env: FunctionEnvMut<MpiEnv>, op: u32) -> Result<i32, Fatal> {
     })
 }
 
+#[inline]
 pub fn op_commutative(mut env: FunctionEnvMut<MpiEnv>, op: i32, commute: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Op_commutative", abi::c::MPI_COMM_WORLD, |cx| {
         let host = cx.op(op)?;

@@ -172,6 +172,7 @@ fn check_statuses_ptr(cx: &Ctx, ptr: u32, n: i32) -> MpiResult {
     Ok(())
 }
 
+#[inline]
 pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Wait", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
@@ -186,6 +187,7 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
     run_owed(&mut env, "MPI_Wait", rc)
 }
 
+#[inline]
 pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Test", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
@@ -204,6 +206,7 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
     run_owed(&mut env, "MPI_Test", rc)
 }
 
+#[inline]
 pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_get_status", WORLD, |cx| {
         let r = if request == NULL { host_mpi::null_request() } else { cx.request(request)? };
@@ -227,6 +230,7 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
 /// MPI-4.1's array forms of MPI_Request_get_status, made of it (every host
 /// has it): nothing completes, nothing is freed; a generalized request's
 /// query function reports each status that is written.
+#[inline]
 pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_get_status_all", WORLD, |cx| {
         cx.mem.range(flag, 4)?;
@@ -243,6 +247,7 @@ pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, reque
     run_owed(&mut env, "MPI_Request_get_status_all", rc)
 }
 
+#[inline]
 pub fn request_get_status_any(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_get_status_any", WORLD, |cx| {
         cx.mem.range(index, 4)?;
@@ -265,6 +270,7 @@ pub fn request_get_status_any(mut env: FunctionEnvMut<MpiEnv>, count: i32, reque
     run_owed(&mut env, "MPI_Request_get_status_any", rc)
 }
 
+#[inline]
 pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_get_status_some", WORLD, |cx| {
         cx.mem.range(outcount, 4)?;
@@ -321,6 +327,7 @@ fn write_peeked(cx: &mut Ctx, requests: u32, i: usize, st: Option<&host_mpi::Sta
     Ok(())
 }
 
+#[inline]
 pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
@@ -345,6 +352,7 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
     run_owed(&mut env, "MPI_Request_free", rc)
 }
 
+#[inline]
 pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Start", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
@@ -356,6 +364,7 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
     })
 }
 
+#[inline]
 pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Startall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
@@ -403,6 +412,7 @@ fn set_active(cx: &mut Ctx, handles: &[i32]) {
 /// (natively too). A nonblocking collective cannot be cancelled. A second
 /// cancel of the same operation changes nothing and is not passed on: Open
 /// MPI unlinks the receive from its matching queue again (a crash).
+#[inline]
 pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Cancel", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
@@ -456,6 +466,7 @@ fn finish_all(
     write_statuses(cx, statuses, st, (0..handles.len()).map(|i| (i, i)))
 }
 
+#[inline]
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Waitall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
@@ -477,6 +488,7 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
     run_owed(&mut env, "MPI_Waitall", rc)
 }
 
+#[inline]
 pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Testall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
@@ -496,11 +508,13 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
     run_owed(&mut env, "MPI_Testall", rc)
 }
 
+#[inline]
 pub fn waitany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))?;
     run_owed(&mut env, "MPI_Waitany", rc)
 }
 
+#[inline]
 pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))?;
     run_owed(&mut env, "MPI_Testany", rc)
@@ -550,11 +564,13 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
     result
 }
 
+#[inline]
 pub fn waitsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))?;
     run_owed(&mut env, "MPI_Waitsome", rc)
 }
 
+#[inline]
 pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
     let rc = call(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))?;
     run_owed(&mut env, "MPI_Testsome", rc)

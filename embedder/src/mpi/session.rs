@@ -30,7 +30,7 @@ use super::{
     attached::{self, Scope},
     call::{call, Ctx},
     errhandler::{self, ErrhandlerEntry},
-    errors::{Fatal, MpiError, MpiResult},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     state::{Bridge, CommEntry, ErrorMode},
     MpiEnv,
 };
@@ -97,7 +97,7 @@ fn run(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, on: On, body: i
     let (mode, object) = env.data().bridge.errors_on(on);
     match mode {
         ErrorMode::Return => Ok(e.class),
-        ErrorMode::Fatal => Err(Fatal::Mpi { function, class: e.class, detail: e.detail }),
+        ErrorMode::Fatal => Err(FatalKind::Mpi { function, class: e.class, detail: e.into_detail() }.into()),
         ErrorMode::User(index) => {
             let fns = env.data().guest_fns().expect("instantiated: the call ran");
             errhandler::invoke(env, &fns, function, index, object, e.class)?;
@@ -183,6 +183,7 @@ impl Ctx<'_> {
     }
 }
 
+#[inline]
 pub fn session_init(mut env: FunctionEnvMut<MpiEnv>, info: i32, errhandler: i32, session: u32) -> Result<i32, Fatal> {
     let on = On::Handler(errhandler, abi::c::MPI_SESSION_NULL);
     run(&mut env, "MPI_Session_init", on, |cx| {
@@ -207,6 +208,7 @@ pub fn session_init(mut env: FunctionEnvMut<MpiEnv>, info: i32, errhandler: i32,
     })
 }
 
+#[inline]
 pub fn session_finalize(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result<i32, Fatal> {
     let mut handle = abi::c::MPI_SESSION_NULL;
     let on = |h| On::Session(h);
@@ -240,6 +242,7 @@ pub fn session_finalize(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result
     })
 }
 
+#[inline]
 pub fn session_get_info(mut env: FunctionEnvMut<MpiEnv>, session: i32, info_used: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_get_info", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -250,6 +253,7 @@ pub fn session_get_info(mut env: FunctionEnvMut<MpiEnv>, session: i32, info_used
     })
 }
 
+#[inline]
 pub fn session_get_num_psets(mut env: FunctionEnvMut<MpiEnv>, session: i32, info: i32, npset_names: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_get_num_psets", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -280,6 +284,7 @@ fn nth_pset(cx: &Ctx, s: host_mpi::Session, i: host_mpi::Info, n: i32) -> MpiRes
 /// `*pset_len` in: the buffer's size (0: only the size is asked); out: the
 /// size the whole name needs, NUL included. A name longer than the buffer
 /// is cut, and always NUL-terminated.
+#[inline]
 pub fn session_get_nth_pset(mut env: FunctionEnvMut<MpiEnv>, session: i32, info: i32, n: i32, pset_len: u32, pset_name: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_get_nth_pset", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -298,6 +303,7 @@ pub fn session_get_nth_pset(mut env: FunctionEnvMut<MpiEnv>, session: i32, info:
     })
 }
 
+#[inline]
 pub fn session_get_pset_info(mut env: FunctionEnvMut<MpiEnv>, session: i32, pset_name: u32, info: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_get_pset_info", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -309,6 +315,7 @@ pub fn session_get_pset_info(mut env: FunctionEnvMut<MpiEnv>, session: i32, pset
     })
 }
 
+#[inline]
 pub fn group_from_session_pset(mut env: FunctionEnvMut<MpiEnv>, session: i32, pset_name: u32, newgroup: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Group_from_session_pset", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -323,6 +330,7 @@ pub fn group_from_session_pset(mut env: FunctionEnvMut<MpiEnv>, session: i32, ps
 /// The new communicator gets the guest's `errhandler` (the host's has
 /// MPI_ERRORS_RETURN, as every host communicator); errors of the call go
 /// to it too.
+#[inline]
 pub fn comm_create_from_group(mut env: FunctionEnvMut<MpiEnv>, group: i32, stringtag: u32, info: i32, errhandler: i32, newcomm: u32) -> Result<i32, Fatal> {
     let on = On::Handler(errhandler, abi::c::MPI_COMM_NULL);
     run(&mut env, "MPI_Comm_create_from_group", on, |cx| {
@@ -373,6 +381,7 @@ pub fn intercomm_create_from_groups(
     })
 }
 
+#[inline]
 pub fn session_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_create_errhandler", On::Nothing, |cx| {
         cx.mem.range(errhandler, 4)?;
@@ -382,6 +391,7 @@ pub fn session_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32,
     })
 }
 
+#[inline]
 pub fn session_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, errhandler: i32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_set_errhandler", On::Session(session), |cx| {
         cx.session(session)?;
@@ -395,6 +405,7 @@ pub fn session_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, err
 }
 
 /// A new reference to the session's handler (freed with MPI_Errhandler_free).
+#[inline]
 pub fn session_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, errhandler: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_get_errhandler", On::Session(session), |cx| {
         cx.session(session)?;
@@ -406,6 +417,7 @@ pub fn session_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, err
 }
 
 /// Runs the session's handler for `errorcode`; MPI_SUCCESS once it returns.
+#[inline]
 pub fn session_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, errorcode: i32) -> Result<i32, Fatal> {
     let mut valid = false;
     let rc = run(&mut env, "MPI_Session_call_errhandler", On::Session(session), |cx| {
@@ -422,6 +434,7 @@ pub fn session_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, session: i32, er
 /// MPI-4.0's MPI_Info_create_env, made by the embedder on every host (Open
 /// MPI 4.1 has none, and a host's own would describe the embedder's
 /// process): the keys `info::environment` gives for these arguments.
+#[inline]
 pub fn info_create_env(mut env: FunctionEnvMut<MpiEnv>, argc: i32, argv: u32, info: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Info_create_env", On::Nothing, |cx| {
         cx.require_running()?;
@@ -442,6 +455,7 @@ pub fn info_create_env(mut env: FunctionEnvMut<MpiEnv>, argc: i32, argv: u32, in
 }
 
 /// MPI-4.1 (the host's, where it has it).
+#[inline]
 pub fn get_hw_resource_info(mut env: FunctionEnvMut<MpiEnv>, hw_info: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Get_hw_resource_info", On::Nothing, |cx| {
         cx.require_running()?;
@@ -482,22 +496,27 @@ fn detach_session(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, sess
     })
 }
 
+#[inline]
 pub fn session_attach_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32, buffer: u32, size: i32) -> Result<i32, Fatal> {
     attach_session(&mut env, "MPI_Session_attach_buffer", session, buffer, size as i64, false)
 }
 
+#[inline]
 pub fn session_attach_buffer_c(mut env: FunctionEnvMut<MpiEnv>, session: i32, buffer: u32, size: i64) -> Result<i32, Fatal> {
     attach_session(&mut env, "MPI_Session_attach_buffer_c", session, buffer, size, true)
 }
 
+#[inline]
 pub fn session_detach_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     detach_session(&mut env, "MPI_Session_detach_buffer", session, buffer_addr, size, false)
 }
 
+#[inline]
 pub fn session_detach_buffer_c(mut env: FunctionEnvMut<MpiEnv>, session: i32, buffer_addr: u32, size: u32) -> Result<i32, Fatal> {
     detach_session(&mut env, "MPI_Session_detach_buffer_c", session, buffer_addr, size, true)
 }
 
+#[inline]
 pub fn session_flush_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_flush_buffer", On::Session(session), |cx| {
         let s = cx.session(session)?;
@@ -505,6 +524,7 @@ pub fn session_flush_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32) -> Re
     })
 }
 
+#[inline]
 pub fn session_iflush_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32, request: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_Session_iflush_buffer", On::Session(session), |cx| {
         let s = cx.session(session)?;

@@ -154,6 +154,10 @@ pub struct Bridge {
     /// The translation tables below are built (at the first MPI_Init or
     /// MPI_Session_init, once: later ones keep the guest's objects).
     pub(super) tables: bool,
+    /// The guest made a reduction function (MPI_Op_create): from then on
+    /// every call publishes what the host MPI needs to run one
+    /// (`callbacks::Active`); before, calls skip it.
+    pub(super) user_functions: bool,
     /// MPI-4.0 sessions (`session.rs`).
     pub sessions: Table<super::session::SessionEntry>,
     pub comms: Table<CommEntry>,
@@ -215,6 +219,7 @@ impl Bridge {
             ready: false,
             world: false,
             tables: false,
+            user_functions: false,
             sessions: Table::new(abi::c::MPI_SESSION_NULL, 1),
             comms: Table::new(abi::c::MPI_COMM_NULL, 3),
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),

@@ -511,14 +511,17 @@ fn f90_unsupported(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str) -> 
     })
 }
 
+#[inline]
 pub fn type_create_f90_real(mut env: FunctionEnvMut<MpiEnv>, _p: i32, _r: i32, _newtype: u32) -> Result<i32, Fatal> {
     f90_unsupported(&mut env, "MPI_Type_create_f90_real")
 }
 
+#[inline]
 pub fn type_create_f90_complex(mut env: FunctionEnvMut<MpiEnv>, _p: i32, _r: i32, _newtype: u32) -> Result<i32, Fatal> {
     f90_unsupported(&mut env, "MPI_Type_create_f90_complex")
 }
 
+#[inline]
 pub fn type_create_f90_integer(mut env: FunctionEnvMut<MpiEnv>, _r: i32, _newtype: u32) -> Result<i32, Fatal> {
     f90_unsupported(&mut env, "MPI_Type_create_f90_integer")
 }

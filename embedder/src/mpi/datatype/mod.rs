@@ -107,11 +107,12 @@ impl super::state::Bridge {
 
 impl DatatypeEntry {
     /// Types that describe data the host will move must be committed.
+    #[inline]
     pub fn check_committed(&self) -> MpiResult {
         if self.committed {
             return Ok(());
         }
-        Err(MpiError::new(abi::c::MPI_ERR_TYPE, "the datatype is not committed (call MPI_Type_commit first)"))
+        Err(not_committed())
     }
 
     /// The bytes `count` elements touch, as a half-open range `[lo, hi)`
@@ -122,6 +123,20 @@ impl DatatypeEntry {
     /// negative extent puts later elements below the pointer). i128 holds
     /// every product of 64-bit values exactly. Empty (`lo == hi == 0`) when
     /// nothing is touched.
+    /// `hull` when it fits 64-bit arithmetic with room for any guest
+    /// address (|bounds| < 2^62); `None` for the rest.
+    #[inline]
+    pub fn hull64(&self, count: i64) -> Option<(i64, i64)> {
+        if count <= 0 || self.true_extent <= 0 {
+            return Some((0, 0));
+        }
+        let last = (count - 1).checked_mul(self.extent)?;
+        let lo = last.min(0).checked_add(self.true_lb)?;
+        let hi = last.max(0).checked_add(self.true_lb)?.checked_add(self.true_extent)?;
+        const LIMIT: i64 = 1 << 62;
+        (lo > -LIMIT && hi < LIMIT).then_some((lo, hi))
+    }
+
     pub fn hull(&self, count: i64) -> (i128, i128) {
         if count <= 0 || self.true_extent <= 0 {
             return (0, 0);
@@ -194,11 +209,22 @@ pub fn invalid(handle: i32) -> MpiError {
     }
 }
 
+#[cold]
+fn not_committed() -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_TYPE, "the datatype is not committed (call MPI_Type_commit first)")
+}
+
+#[inline]
 pub fn check_count(count: i64) -> MpiResult {
     if count < 0 {
-        return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}")));
+        return Err(negative_count(count));
     }
     Ok(())
+}
+
+#[cold]
+fn negative_count(count: i64) -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}"))
 }
 
 /// The width of a guest count argument: C `int` in the MPI-3 functions
@@ -284,6 +310,28 @@ mod tests {
         // a resized type: extent 16, data in the first 4 bytes, lb -8
         let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int() };
         assert_eq!(strided.hull(3), (-8, 28));
+    }
+
+    #[test]
+    fn the_64_bit_hull_is_the_exact_one_or_none() {
+        let cases = [(4, 0, 4), (16, -8, 4), (-4, 0, 4), (1 << 40, 7, 3), (i64::MAX / 2, 0, 8), (-(1 << 61), -5, 1 << 20)];
+        let counts = [-1, 0, 1, 2, 3, 1000, i32::MAX as i64, 1 << 40, i64::MAX];
+        let mut exact = 0;
+        for (extent, true_lb, true_extent) in cases {
+            let dt = DatatypeEntry { extent, true_lb, true_extent, ..int() };
+            for count in counts {
+                let (lo, hi) = dt.hull(count);
+                match dt.hull64(count) {
+                    Some((l, h)) => {
+                        assert_eq!((l as i128, h as i128), (lo, hi), "{extent} {true_lb} {true_extent} x {count}");
+                        exact += 1;
+                    }
+                    // left to the 128-bit path only when it does not fit
+                    None => assert!(lo <= -(1 << 62) || hi >= 1 << 62, "{extent} {true_lb} {true_extent} x {count}: {lo} {hi}"),
+                }
+            }
+        }
+        assert!(exact > 30, "{exact}");
     }
 
     #[test]

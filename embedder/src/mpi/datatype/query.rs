@@ -55,6 +55,7 @@ impl Ctx<'_> {
     }
 }
 
+#[inline]
 pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_commit", WORLD, |cx| {
         let h = cx.mem.read_i32(datatype)?;
@@ -62,6 +63,7 @@ pub fn type_commit(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32
     })
 }
 
+#[inline]
 pub fn type_free(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, Fatal> {
     let mut handle = 0;
     let rc = call(&mut env, "MPI_Type_free", WORLD, |cx| {
@@ -91,6 +93,7 @@ pub fn type_free(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, 
 
 /// MPI_Type_dup: a new handle with the same layout and contents DUP, and
 /// the attributes copied by their keyvals' copy callbacks.
+#[inline]
 pub fn type_dup(mut env: FunctionEnvMut<MpiEnv>, oldtype: i32, newtype: u32) -> Result<i32, Fatal> {
     let mut new = 0;
     let rc = call(&mut env, "MPI_Type_dup", WORLD, |cx| {
@@ -103,6 +106,7 @@ pub fn type_dup(mut env: FunctionEnvMut<MpiEnv>, oldtype: i32, newtype: u32) -> 
     attr::copy_all(&mut env, "MPI_Type_dup", attr::Kind::Type, oldtype, new)
 }
 
+#[inline]
 pub fn type_size(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_size", WORLD, |cx| {
         let dt = cx.datatype(datatype)?;
@@ -113,11 +117,13 @@ pub fn type_size(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> R
     })
 }
 
+#[inline]
 pub fn type_size_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
     size_as_count(&mut env, "MPI_Type_size_x", datatype, size)
 }
 
 /// MPI-4.0's large-count query, answered by the MPI-3 `_x` one every host has.
+#[inline]
 pub fn type_size_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) -> Result<i32, Fatal> {
     size_as_count(&mut env, "MPI_Type_size_c", datatype, size)
 }
@@ -156,26 +162,32 @@ fn write_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, dataty
     })
 }
 
+#[inline]
 pub fn type_get_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_extent", datatype, lb, extent, false, false)
 }
 
+#[inline]
 pub fn type_get_extent_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_extent_x", datatype, lb, extent, false, true)
 }
 
+#[inline]
 pub fn type_get_extent_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_extent_c", datatype, lb, extent, false, true)
 }
 
+#[inline]
 pub fn type_get_true_extent_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_true_extent_c", datatype, lb, extent, true, true)
 }
 
+#[inline]
 pub fn type_get_true_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_true_extent", datatype, lb, extent, true, false)
 }
 
+#[inline]
 pub fn type_get_true_extent_x(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, lb: u32, extent: u32) -> Result<i32, Fatal> {
     write_extent(&mut env, "MPI_Type_get_true_extent_x", datatype, lb, extent, true, true)
 }
@@ -189,18 +201,22 @@ fn mpi1_extent(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatyp
     })
 }
 
+#[inline]
 pub fn type_extent(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, extent: u32) -> Result<i32, Fatal> {
     mpi1_extent(&mut env, "MPI_Type_extent", datatype, extent, |_, e| e)
 }
 
+#[inline]
 pub fn type_lb(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, displacement: u32) -> Result<i32, Fatal> {
     mpi1_extent(&mut env, "MPI_Type_lb", datatype, displacement, |lb, _| lb)
 }
 
+#[inline]
 pub fn type_ub(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, displacement: u32) -> Result<i32, Fatal> {
     mpi1_extent(&mut env, "MPI_Type_ub", datatype, displacement, |lb, e| lb + e)
 }
 
+#[inline]
 pub fn type_get_envelope(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, num_integers: u32, num_addresses: u32, num_datatypes: u32, combiner: u32) -> Result<i32, Fatal> {
     envelope::<i32>(&mut env, "MPI_Type_get_envelope", datatype, [num_integers, num_addresses, 0, num_datatypes], combiner)
 }
@@ -338,6 +354,7 @@ fn contents<W: Width>(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, 
     })
 }
 
+#[inline]
 pub fn type_set_name(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, name: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_set_name", WORLD, |cx| {
         cx.datatype(datatype)?;
@@ -352,6 +369,7 @@ pub fn type_set_name(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, name: u32) 
     })
 }
 
+#[inline]
 pub fn type_get_name(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, name: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_get_name", WORLD, |cx| {
         cx.datatype(datatype)?;
@@ -372,6 +390,7 @@ fn predefined_name(handle: i32) -> &'static str {
 }
 
 /// A guest address is its offset in the linear memory; MPI_BOTTOM is 0.
+#[inline]
 pub fn get_address(mut env: FunctionEnvMut<MpiEnv>, location: u32, address: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_address", WORLD, |cx| Ok(cx.mem.write_i32(address, location as i32)?))
 }
@@ -385,6 +404,7 @@ pub fn aint_diff(_env: FunctionEnvMut<MpiEnv>, addr1: i32, addr2: i32) -> i32 {
 }
 
 /// The predefined C type of a type class and size.
+#[inline]
 pub fn type_match_size(mut env: FunctionEnvMut<MpiEnv>, typeclass: i32, size: i32, datatype: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_match_size", WORLD, |cx| {
         use abi::c::*;
@@ -408,6 +428,7 @@ pub fn type_match_size(mut env: FunctionEnvMut<MpiEnv>, typeclass: i32, size: i3
 
 /// MPI-4.1: the predefined (value, index) pair type for MINLOC/MAXLOC, or
 /// MPI_DATATYPE_NULL.
+#[inline]
 pub fn type_get_value_index(mut env: FunctionEnvMut<MpiEnv>, value_type: i32, index_type: i32, pair_type: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Type_get_value_index", WORLD, |cx| {
         use abi::c::*;

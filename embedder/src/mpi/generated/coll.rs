@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_barrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Barrier", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -15,6 +16,7 @@ pub fn mpi_barrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Result<i32, Fa
     })
 }
 
+#[inline]
 pub fn mpi_bcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -25,6 +27,7 @@ pub fn mpi_bcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datat
     })
 }
 
+#[inline]
 pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -37,6 +40,7 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
     })
 }
 
+#[inline]
 pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -51,6 +55,7 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     })
 }
 
+#[inline]
 pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -63,6 +68,7 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     })
 }
 
+#[inline]
 pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatterv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -77,6 +83,7 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
     })
 }
 
+#[inline]
 pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -87,6 +94,7 @@ pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -99,6 +107,7 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -109,6 +118,7 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     })
 }
 
+#[inline]
 pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -123,6 +133,7 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     })
 }
 
+#[inline]
 pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -137,6 +148,7 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
     })
 }
 
+#[inline]
 pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -149,6 +161,7 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u32, count: i32, datatype: i32, op: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_local", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -160,6 +173,7 @@ pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -174,6 +188,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_block", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -187,6 +202,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
     })
 }
 
+#[inline]
 pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -199,6 +215,7 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
     })
 }
 
+#[inline]
 pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Exscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -211,6 +228,7 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
     })
 }
 
+#[inline]
 pub fn mpi_ibarrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibarrier", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -222,6 +240,7 @@ pub fn mpi_ibarrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32, request: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibcast", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -236,6 +255,7 @@ pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, data
     })
 }
 
+#[inline]
 pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Igather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -252,6 +272,7 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     })
 }
 
+#[inline]
 pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Igatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -270,6 +291,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     })
 }
 
+#[inline]
 pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -286,6 +308,7 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     })
 }
 
+#[inline]
 pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscatterv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -304,6 +327,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     })
 }
 
+#[inline]
 pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -318,6 +342,7 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -334,6 +359,7 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     })
 }
 
+#[inline]
 pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ialltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -348,6 +374,7 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ialltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -366,6 +393,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     })
 }
 
+#[inline]
 pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -384,6 +412,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallreduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -400,6 +429,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
     })
 }
 
+#[inline]
 pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -418,6 +448,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
     })
 }
 
+#[inline]
 pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter_block", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -435,6 +466,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -451,6 +483,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
     })
 }
 
+#[inline]
 pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iexscan", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -467,6 +500,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_bcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -477,6 +511,7 @@ pub fn mpi_bcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, dat
     })
 }
 
+#[inline]
 pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -489,6 +524,7 @@ pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i6
     })
 }
 
+#[inline]
 pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -501,6 +537,7 @@ pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -511,6 +548,7 @@ pub fn mpi_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     })
 }
 
+#[inline]
 pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -521,6 +559,7 @@ pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -535,6 +574,7 @@ pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allreduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -547,6 +587,7 @@ pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_block_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -560,6 +601,7 @@ pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scan_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -572,6 +614,7 @@ pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
     })
 }
 
+#[inline]
 pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Exscan_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -584,6 +627,7 @@ pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_reduce_local_c(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u32, count: i64, datatype: i32, op: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_local_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -595,6 +639,7 @@ pub fn mpi_reduce_local_c(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf:
     })
 }
 
+#[inline]
 pub fn mpi_ibcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibcast_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -609,6 +654,7 @@ pub fn mpi_ibcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, da
     })
 }
 
+#[inline]
 pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Igather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -625,6 +671,7 @@ pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -641,6 +688,7 @@ pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -655,6 +703,7 @@ pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     })
 }
 
+#[inline]
 pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ialltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -669,6 +718,7 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     })
 }
 
+#[inline]
 pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -687,6 +737,7 @@ pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallreduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -703,6 +754,7 @@ pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: 
     })
 }
 
+#[inline]
 pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter_block_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -720,6 +772,7 @@ pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscan_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -736,6 +789,7 @@ pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iexscan_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -752,6 +806,7 @@ pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_barrier_init(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Barrier_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -764,6 +819,7 @@ pub fn mpi_barrier_init(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, r
     })
 }
 
+#[inline]
 pub fn mpi_bcast_init(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -779,6 +835,7 @@ pub fn mpi_bcast_init(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, 
     })
 }
 
+#[inline]
 pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -796,6 +853,7 @@ pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     })
 }
 
+#[inline]
 pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -815,6 +873,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     })
 }
 
+#[inline]
 pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatter_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -832,6 +891,7 @@ pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     })
 }
 
+#[inline]
 pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatterv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -851,6 +911,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     })
 }
 
+#[inline]
 pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -866,6 +927,7 @@ pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     })
 }
 
+#[inline]
 pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -883,6 +945,7 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     })
 }
 
+#[inline]
 pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoall_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -898,6 +961,7 @@ pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     })
 }
 
+#[inline]
 pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -917,6 +981,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     })
 }
 
+#[inline]
 pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -936,6 +1001,7 @@ pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allreduce_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -953,6 +1019,7 @@ pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -972,6 +1039,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_block_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -990,6 +1058,7 @@ pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scan_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1007,6 +1076,7 @@ pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Exscan_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1024,6 +1094,7 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1038,6 +1109,7 @@ pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatterv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1052,6 +1124,7 @@ pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     })
 }
 
+#[inline]
 pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1064,6 +1137,7 @@ pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     })
 }
 
+#[inline]
 pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1078,6 +1152,7 @@ pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1092,6 +1167,7 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
     })
 }
 
+#[inline]
 pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Igatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1110,6 +1186,7 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iscatterv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1128,6 +1205,7 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
     })
 }
 
+#[inline]
 pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iallgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1144,6 +1222,7 @@ pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     })
 }
 
+#[inline]
 pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ialltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1162,6 +1241,7 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     })
 }
 
+#[inline]
 pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1180,6 +1260,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
     })
 }
 
+#[inline]
 pub fn mpi_bcast_init_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1195,6 +1276,7 @@ pub fn mpi_bcast_init_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64
     })
 }
 
+#[inline]
 pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1212,6 +1294,7 @@ pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     })
 }
 
+#[inline]
 pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatter_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1229,6 +1312,7 @@ pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     })
 }
 
+#[inline]
 pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1244,6 +1328,7 @@ pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
     })
 }
 
+#[inline]
 pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoall_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1259,6 +1344,7 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     })
 }
 
+#[inline]
 pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1278,6 +1364,7 @@ pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
     })
 }
 
+#[inline]
 pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allreduce_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1295,6 +1382,7 @@ pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcount: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_block_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1313,6 +1401,7 @@ pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf:
     })
 }
 
+#[inline]
 pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scan_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1330,6 +1419,7 @@ pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Exscan_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1347,6 +1437,7 @@ pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
     })
 }
 
+#[inline]
 pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Gatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1366,6 +1457,7 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     })
 }
 
+#[inline]
 pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, displs: u32, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Scatterv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1385,6 +1477,7 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     })
 }
 
+#[inline]
 pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Allgatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1402,6 +1495,7 @@ pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
     })
 }
 
+#[inline]
 pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -1421,6 +1515,7 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
     })
 }
 
+#[inline]
 pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, recvcounts: u32, datatype: i32, op: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_scatter_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;

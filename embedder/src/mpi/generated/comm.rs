@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_comm_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_size", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -19,6 +20,7 @@ pub fn mpi_comm_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> R
     })
 }
 
+#[inline]
 pub fn mpi_comm_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_group", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -30,6 +32,7 @@ pub fn mpi_comm_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_comm_dup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_dup", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -41,6 +44,7 @@ pub fn mpi_comm_dup(mut env: FunctionEnvMut<MpiEnv>, comm: i32, newcomm: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_comm_dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_dup_with_info", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -53,6 +57,7 @@ pub fn mpi_comm_dup_with_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: 
     })
 }
 
+#[inline]
 pub fn mpi_comm_create(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_create", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -66,6 +71,7 @@ pub fn mpi_comm_create(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, n
     })
 }
 
+#[inline]
 pub fn mpi_comm_create_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: i32, tag: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_create_group", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -80,6 +86,7 @@ pub fn mpi_comm_create_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: 
     })
 }
 
+#[inline]
 pub fn mpi_comm_split(mut env: FunctionEnvMut<MpiEnv>, comm: i32, color: i32, key: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_split", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -92,6 +99,7 @@ pub fn mpi_comm_split(mut env: FunctionEnvMut<MpiEnv>, comm: i32, color: i32, ke
     })
 }
 
+#[inline]
 pub fn mpi_comm_split_type(mut env: FunctionEnvMut<MpiEnv>, comm: i32, split_type: i32, key: i32, info: i32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_split_type", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -105,6 +113,7 @@ pub fn mpi_comm_split_type(mut env: FunctionEnvMut<MpiEnv>, comm: i32, split_typ
     })
 }
 
+#[inline]
 pub fn mpi_comm_compare(mut env: FunctionEnvMut<MpiEnv>, comm1: i32, comm2: i32, result: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_compare", comm1, |cx| {
         let comm_ = cx.comm(comm1)?;
@@ -116,6 +125,7 @@ pub fn mpi_comm_compare(mut env: FunctionEnvMut<MpiEnv>, comm1: i32, comm2: i32,
     })
 }
 
+#[inline]
 pub fn mpi_comm_test_inter(mut env: FunctionEnvMut<MpiEnv>, comm: i32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_test_inter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -127,6 +137,7 @@ pub fn mpi_comm_test_inter(mut env: FunctionEnvMut<MpiEnv>, comm: i32, flag: u32
     })
 }
 
+#[inline]
 pub fn mpi_comm_remote_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_remote_size", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -138,6 +149,7 @@ pub fn mpi_comm_remote_size(mut env: FunctionEnvMut<MpiEnv>, comm: i32, size: u3
     })
 }
 
+#[inline]
 pub fn mpi_comm_remote_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_remote_group", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -149,6 +161,7 @@ pub fn mpi_comm_remote_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: 
     })
 }
 
+#[inline]
 pub fn mpi_intercomm_create(mut env: FunctionEnvMut<MpiEnv>, local_comm: i32, local_leader: i32, peer_comm: i32, remote_leader: i32, tag: i32, newintercomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Intercomm_create", local_comm, |cx| {
         let comm_ = cx.comm(local_comm)?;
@@ -164,6 +177,7 @@ pub fn mpi_intercomm_create(mut env: FunctionEnvMut<MpiEnv>, local_comm: i32, lo
     })
 }
 
+#[inline]
 pub fn mpi_intercomm_merge(mut env: FunctionEnvMut<MpiEnv>, intercomm: i32, high: i32, newintracomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Intercomm_merge", intercomm, |cx| {
         let comm_ = cx.comm(intercomm)?;
@@ -175,6 +189,7 @@ pub fn mpi_intercomm_merge(mut env: FunctionEnvMut<MpiEnv>, intercomm: i32, high
     })
 }
 
+#[inline]
 pub fn mpi_comm_set_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_set_info", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -183,6 +198,7 @@ pub fn mpi_comm_set_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32) 
     })
 }
 
+#[inline]
 pub fn mpi_comm_get_info(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info_used: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_get_info", comm, |cx| {
         let comm_ = cx.comm(comm)?;

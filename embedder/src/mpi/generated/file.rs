@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_file_read(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -21,6 +22,7 @@ pub fn mpi_file_read(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: 
     })
 }
 
+#[inline]
 pub fn mpi_file_read_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -34,6 +36,7 @@ pub fn mpi_file_read_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -47,6 +50,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -60,6 +64,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     })
 }
 
+#[inline]
 pub fn mpi_file_write(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -73,6 +78,7 @@ pub fn mpi_file_write(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
     })
 }
 
+#[inline]
 pub fn mpi_file_write_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -86,6 +92,7 @@ pub fn mpi_file_write_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -99,6 +106,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -112,6 +120,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     })
 }
 
+#[inline]
 pub fn mpi_file_read_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -125,6 +134,7 @@ pub fn mpi_file_read_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -138,6 +148,7 @@ pub fn mpi_file_write_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_file_read_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -151,6 +162,7 @@ pub fn mpi_file_read_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_file_write_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -164,6 +176,7 @@ pub fn mpi_file_write_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
     })
 }
 
+#[inline]
 pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -177,6 +190,7 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -190,6 +204,7 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -203,6 +218,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -216,6 +232,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -229,6 +246,7 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -242,6 +260,7 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -255,6 +274,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -268,6 +288,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -281,6 +302,7 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -294,6 +316,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
     })
 }
 
+#[inline]
 pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -305,6 +328,7 @@ pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
     })
 }
 
+#[inline]
 pub fn mpi_file_read_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -317,6 +341,7 @@ pub fn mpi_file_read_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -328,6 +353,7 @@ pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
     })
 }
 
+#[inline]
 pub fn mpi_file_write_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -340,6 +366,7 @@ pub fn mpi_file_write_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -351,6 +378,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -363,6 +391,7 @@ pub fn mpi_file_read_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -374,6 +403,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -386,6 +416,7 @@ pub fn mpi_file_write_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
     })
 }
 
+#[inline]
 pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -397,6 +428,7 @@ pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf
     })
 }
 
+#[inline]
 pub fn mpi_file_read_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -409,6 +441,7 @@ pub fn mpi_file_read_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -420,6 +453,7 @@ pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, bu
     })
 }
 
+#[inline]
 pub fn mpi_file_write_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_end", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -432,6 +466,7 @@ pub fn mpi_file_write_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
     })
 }
 
+#[inline]
 pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -445,6 +480,7 @@ pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
     })
 }
 
+#[inline]
 pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -458,6 +494,7 @@ pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -471,6 +508,7 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -484,6 +522,7 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -497,6 +536,7 @@ pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
     })
 }
 
+#[inline]
 pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -510,6 +550,7 @@ pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -523,6 +564,7 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -536,6 +578,7 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     })
 }
 
+#[inline]
 pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_shared_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -549,6 +592,7 @@ pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
     })
 }
 
+#[inline]
 pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_shared_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -562,6 +606,7 @@ pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
     })
 }
 
+#[inline]
 pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -575,6 +620,7 @@ pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
     })
 }
 
+#[inline]
 pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -588,6 +634,7 @@ pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -601,6 +648,7 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -614,6 +662,7 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -627,6 +676,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -640,6 +690,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -653,6 +704,7 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -666,6 +718,7 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -679,6 +732,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -692,6 +746,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
     })
 }
 
+#[inline]
 pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iread_shared_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -705,6 +760,7 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
     })
 }
 
+#[inline]
 pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32, request: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_iwrite_shared_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -718,6 +774,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
     })
 }
 
+#[inline]
 pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -729,6 +786,7 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
     })
 }
 
+#[inline]
 pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -740,6 +798,7 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
     })
 }
 
+#[inline]
 pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -751,6 +810,7 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
     })
 }
 
+#[inline]
 pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -762,6 +822,7 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
     })
 }
 
+#[inline]
 pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -773,6 +834,7 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
     })
 }
 
+#[inline]
 pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -784,6 +846,7 @@ pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, 
     })
 }
 
+#[inline]
 pub fn mpi_file_set_size(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: i64) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_set_size", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -791,6 +854,7 @@ pub fn mpi_file_set_size(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: i64) ->
     })
 }
 
+#[inline]
 pub fn mpi_file_preallocate(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: i64) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_preallocate", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -798,6 +862,7 @@ pub fn mpi_file_preallocate(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: i64)
     })
 }
 
+#[inline]
 pub fn mpi_file_get_size(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_size", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -809,6 +874,7 @@ pub fn mpi_file_get_size(mut env: FunctionEnvMut<MpiEnv>, fh: i32, size: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_file_get_group(mut env: FunctionEnvMut<MpiEnv>, fh: i32, group: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_group", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -820,6 +886,7 @@ pub fn mpi_file_get_group(mut env: FunctionEnvMut<MpiEnv>, fh: i32, group: u32) 
     })
 }
 
+#[inline]
 pub fn mpi_file_get_amode(mut env: FunctionEnvMut<MpiEnv>, fh: i32, amode: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_amode", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -831,6 +898,7 @@ pub fn mpi_file_get_amode(mut env: FunctionEnvMut<MpiEnv>, fh: i32, amode: u32) 
     })
 }
 
+#[inline]
 pub fn mpi_file_set_info(mut env: FunctionEnvMut<MpiEnv>, fh: i32, info: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_set_info", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -839,6 +907,7 @@ pub fn mpi_file_set_info(mut env: FunctionEnvMut<MpiEnv>, fh: i32, info: i32) ->
     })
 }
 
+#[inline]
 pub fn mpi_file_get_info(mut env: FunctionEnvMut<MpiEnv>, fh: i32, info_used: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_info", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -850,6 +919,7 @@ pub fn mpi_file_get_info(mut env: FunctionEnvMut<MpiEnv>, fh: i32, info_used: u3
     })
 }
 
+#[inline]
 pub fn mpi_file_seek(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, whence: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_seek", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -858,6 +928,7 @@ pub fn mpi_file_seek(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, when
     })
 }
 
+#[inline]
 pub fn mpi_file_seek_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, whence: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_seek_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -866,6 +937,7 @@ pub fn mpi_file_seek_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     })
 }
 
+#[inline]
 pub fn mpi_file_get_position(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_position", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -877,6 +949,7 @@ pub fn mpi_file_get_position(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: u
     })
 }
 
+#[inline]
 pub fn mpi_file_get_position_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_position_shared", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -888,6 +961,7 @@ pub fn mpi_file_get_position_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
     })
 }
 
+#[inline]
 pub fn mpi_file_get_byte_offset(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, disp: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_byte_offset", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -899,6 +973,7 @@ pub fn mpi_file_get_byte_offset(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
     })
 }
 
+#[inline]
 pub fn mpi_file_sync(mut env: FunctionEnvMut<MpiEnv>, fh: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_sync", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -906,6 +981,7 @@ pub fn mpi_file_sync(mut env: FunctionEnvMut<MpiEnv>, fh: i32) -> Result<i32, Fa
     })
 }
 
+#[inline]
 pub fn mpi_file_set_atomicity(mut env: FunctionEnvMut<MpiEnv>, fh: i32, flag: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_set_atomicity", fh, |cx| {
         let fh_ = cx.file(fh)?;
@@ -913,6 +989,7 @@ pub fn mpi_file_set_atomicity(mut env: FunctionEnvMut<MpiEnv>, fh: i32, flag: i3
     })
 }
 
+#[inline]
 pub fn mpi_file_get_atomicity(mut env: FunctionEnvMut<MpiEnv>, fh: i32, flag: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_get_atomicity", fh, |cx| {
         let fh_ = cx.file(fh)?;

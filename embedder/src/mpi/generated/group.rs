@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_group_size(mut env: FunctionEnvMut<MpiEnv>, group: i32, size: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_size", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -19,6 +20,7 @@ pub fn mpi_group_size(mut env: FunctionEnvMut<MpiEnv>, group: i32, size: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_group_rank(mut env: FunctionEnvMut<MpiEnv>, group: i32, rank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_rank", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -30,6 +32,7 @@ pub fn mpi_group_rank(mut env: FunctionEnvMut<MpiEnv>, group: i32, rank: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_group_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_incl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -42,6 +45,7 @@ pub fn mpi_group_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks
     })
 }
 
+#[inline]
 pub fn mpi_group_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_excl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -54,6 +58,7 @@ pub fn mpi_group_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranks
     })
 }
 
+#[inline]
 pub fn mpi_group_range_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_range_incl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -66,6 +71,7 @@ pub fn mpi_group_range_incl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32,
     })
 }
 
+#[inline]
 pub fn mpi_group_range_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32, ranges: u32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_range_excl", abi::c::MPI_COMM_WORLD, |cx| {
         let group_ = cx.group(group)?;
@@ -78,6 +84,7 @@ pub fn mpi_group_range_excl(mut env: FunctionEnvMut<MpiEnv>, group: i32, n: i32,
     })
 }
 
+#[inline]
 pub fn mpi_group_union(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_union", abi::c::MPI_COMM_WORLD, |cx| {
         let group1_ = cx.group(group1)?;
@@ -90,6 +97,7 @@ pub fn mpi_group_union(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32
     })
 }
 
+#[inline]
 pub fn mpi_group_intersection(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_intersection", abi::c::MPI_COMM_WORLD, |cx| {
         let group1_ = cx.group(group1)?;
@@ -102,6 +110,7 @@ pub fn mpi_group_intersection(mut env: FunctionEnvMut<MpiEnv>, group1: i32, grou
     })
 }
 
+#[inline]
 pub fn mpi_group_difference(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, newgroup: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_difference", abi::c::MPI_COMM_WORLD, |cx| {
         let group1_ = cx.group(group1)?;
@@ -114,6 +123,7 @@ pub fn mpi_group_difference(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2
     })
 }
 
+#[inline]
 pub fn mpi_group_compare(mut env: FunctionEnvMut<MpiEnv>, group1: i32, group2: i32, result: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Group_compare", abi::c::MPI_COMM_WORLD, |cx| {
         let group1_ = cx.group(group1)?;

@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_send(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Send", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -19,6 +20,7 @@ pub fn mpi_send(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype:
     })
 }
 
+#[inline]
 pub fn mpi_bsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bsend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -30,6 +32,7 @@ pub fn mpi_bsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_ssend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ssend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -41,6 +44,7 @@ pub fn mpi_ssend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_rsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Rsend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -52,6 +56,7 @@ pub fn mpi_rsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_isend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -67,6 +72,7 @@ pub fn mpi_isend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_ibsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibsend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -82,6 +88,7 @@ pub fn mpi_ibsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_issend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Issend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -97,6 +104,7 @@ pub fn mpi_issend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_irsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Irsend", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -112,6 +120,7 @@ pub fn mpi_irsend(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_recv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, source: i32, tag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Recv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -127,6 +136,7 @@ pub fn mpi_recv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype:
     })
 }
 
+#[inline]
 pub fn mpi_irecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Irecv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -142,6 +152,7 @@ pub fn mpi_irecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_sendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i32, recvtype: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Sendrecv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -161,6 +172,7 @@ pub fn mpi_sendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     })
 }
 
+#[inline]
 pub fn mpi_sendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Sendrecv_replace", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -178,6 +190,7 @@ pub fn mpi_sendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i3
     })
 }
 
+#[inline]
 pub fn mpi_probe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Probe", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -191,6 +204,7 @@ pub fn mpi_probe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: i
     })
 }
 
+#[inline]
 pub fn mpi_iprobe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Iprobe", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -207,6 +221,7 @@ pub fn mpi_iprobe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: 
     })
 }
 
+#[inline]
 pub fn mpi_mprobe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: i32, message: u32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Mprobe", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -223,6 +238,7 @@ pub fn mpi_mprobe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: 
     })
 }
 
+#[inline]
 pub fn mpi_improbe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm: i32, flag: u32, message: u32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Improbe", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -242,6 +258,7 @@ pub fn mpi_improbe(mut env: FunctionEnvMut<MpiEnv>, source: i32, tag: i32, comm:
     })
 }
 
+#[inline]
 pub fn mpi_mrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, message: u32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Mrecv", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -257,6 +274,7 @@ pub fn mpi_mrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_imrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, message: u32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Imrecv", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -272,6 +290,7 @@ pub fn mpi_imrecv(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_send_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Send_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -287,6 +306,7 @@ pub fn mpi_send_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, data
     })
 }
 
+#[inline]
 pub fn mpi_bsend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bsend_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -302,6 +322,7 @@ pub fn mpi_bsend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, dat
     })
 }
 
+#[inline]
 pub fn mpi_ssend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ssend_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -317,6 +338,7 @@ pub fn mpi_ssend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, dat
     })
 }
 
+#[inline]
 pub fn mpi_rsend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Rsend_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -332,6 +354,7 @@ pub fn mpi_rsend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, dat
     })
 }
 
+#[inline]
 pub fn mpi_recv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Recv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -347,6 +370,7 @@ pub fn mpi_recv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, data
     })
 }
 
+#[inline]
 pub fn mpi_test_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Test_cancelled", abi::c::MPI_COMM_WORLD, |cx| {
         let status_ = cx.read_status(status)?;
@@ -358,6 +382,7 @@ pub fn mpi_test_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, flag: u3
     })
 }
 
+#[inline]
 pub fn mpi_get_count(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_count", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -370,6 +395,7 @@ pub fn mpi_get_count(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32
     })
 }
 
+#[inline]
 pub fn mpi_get_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_elements", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -383,6 +409,7 @@ pub fn mpi_get_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: 
     })
 }
 
+#[inline]
 pub fn mpi_get_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_elements_x", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -396,6 +423,7 @@ pub fn mpi_get_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_status_set_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Status_set_elements", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -406,6 +434,7 @@ pub fn mpi_status_set_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, dat
     })
 }
 
+#[inline]
 pub fn mpi_status_set_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: i64) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Status_set_elements_x", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -416,6 +445,7 @@ pub fn mpi_status_set_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, d
     })
 }
 
+#[inline]
 pub fn mpi_status_set_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, flag: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Status_set_cancelled", abi::c::MPI_COMM_WORLD, |cx| {
         let mut status_ = cx.read_status(status)?;
@@ -425,6 +455,7 @@ pub fn mpi_status_set_cancelled(mut env: FunctionEnvMut<MpiEnv>, status: u32, fl
     })
 }
 
+#[inline]
 pub fn mpi_isendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i32, recvtype: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isendrecv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -444,6 +475,7 @@ pub fn mpi_isendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     })
 }
 
+#[inline]
 pub fn mpi_isendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i32, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isendrecv_replace", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -461,6 +493,7 @@ pub fn mpi_isendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i
     })
 }
 
+#[inline]
 pub fn mpi_psend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Psend_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -478,6 +511,7 @@ pub fn mpi_psend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
     })
 }
 
+#[inline]
 pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Precv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -495,6 +529,7 @@ pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
     })
 }
 
+#[inline]
 pub fn mpi_pready(mut env: FunctionEnvMut<MpiEnv>, partition: i32, request: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pready", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(request)?;
@@ -503,6 +538,7 @@ pub fn mpi_pready(mut env: FunctionEnvMut<MpiEnv>, partition: i32, request: i32)
     })
 }
 
+#[inline]
 pub fn mpi_pready_range(mut env: FunctionEnvMut<MpiEnv>, partition_low: i32, partition_high: i32, request: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pready_range", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(request)?;
@@ -511,6 +547,7 @@ pub fn mpi_pready_range(mut env: FunctionEnvMut<MpiEnv>, partition_low: i32, par
     })
 }
 
+#[inline]
 pub fn mpi_pready_list(mut env: FunctionEnvMut<MpiEnv>, length: i32, array_of_partitions: u32, request: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pready_list", abi::c::MPI_COMM_WORLD, |cx| {
         let array_of_partitions_ = cx.int_array(array_of_partitions, (length) as i64)?;
@@ -520,6 +557,7 @@ pub fn mpi_pready_list(mut env: FunctionEnvMut<MpiEnv>, length: i32, array_of_pa
     })
 }
 
+#[inline]
 pub fn mpi_parrived(mut env: FunctionEnvMut<MpiEnv>, request: i32, partition: i32, flag: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Parrived", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(request)?;
@@ -532,12 +570,14 @@ pub fn mpi_parrived(mut env: FunctionEnvMut<MpiEnv>, request: i32, partition: i3
     })
 }
 
+#[inline]
 pub fn mpi_buffer_flush(mut env: FunctionEnvMut<MpiEnv>, ) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_flush", abi::c::MPI_COMM_WORLD, |cx| {
         cx.host(unsafe { host_mpi::ffi::MPI_Buffer_flush() })
     })
 }
 
+#[inline]
 pub fn mpi_buffer_iflush(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Buffer_iflush", abi::c::MPI_COMM_WORLD, |cx| {
         cx.mem.range(request, 4)?;
@@ -548,6 +588,7 @@ pub fn mpi_buffer_iflush(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Resul
     })
 }
 
+#[inline]
 pub fn mpi_comm_flush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_flush_buffer", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -555,6 +596,7 @@ pub fn mpi_comm_flush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Resu
     })
 }
 
+#[inline]
 pub fn mpi_comm_iflush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_iflush_buffer", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -566,6 +608,7 @@ pub fn mpi_comm_iflush_buffer(mut env: FunctionEnvMut<MpiEnv>, comm: i32, reques
     })
 }
 
+#[inline]
 pub fn mpi_send_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Send_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -577,6 +620,7 @@ pub fn mpi_send_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_bsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bsend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -588,6 +632,7 @@ pub fn mpi_bsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_ssend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ssend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -599,6 +644,7 @@ pub fn mpi_ssend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_rsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Rsend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -610,6 +656,7 @@ pub fn mpi_rsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_isend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -625,6 +672,7 @@ pub fn mpi_isend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_ibsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibsend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -640,6 +688,7 @@ pub fn mpi_ibsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datat
     })
 }
 
+#[inline]
 pub fn mpi_issend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Issend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -655,6 +704,7 @@ pub fn mpi_issend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datat
     })
 }
 
+#[inline]
 pub fn mpi_irsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Irsend_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -670,6 +720,7 @@ pub fn mpi_irsend_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datat
     })
 }
 
+#[inline]
 pub fn mpi_recv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Recv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -685,6 +736,7 @@ pub fn mpi_recv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatyp
     })
 }
 
+#[inline]
 pub fn mpi_irecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Irecv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -700,6 +752,7 @@ pub fn mpi_irecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_sendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i64, recvtype: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Sendrecv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -719,6 +772,7 @@ pub fn mpi_sendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     })
 }
 
+#[inline]
 pub fn mpi_sendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Sendrecv_replace_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -736,6 +790,7 @@ pub fn mpi_sendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: 
     })
 }
 
+#[inline]
 pub fn mpi_isendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, dest: i32, sendtag: i32, recvbuf: u32, recvcount: i64, recvtype: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isendrecv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -755,6 +810,7 @@ pub fn mpi_isendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     })
 }
 
+#[inline]
 pub fn mpi_isendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, sendtag: i32, source: i32, recvtag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Isendrecv_replace_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -772,6 +828,7 @@ pub fn mpi_isendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count:
     })
 }
 
+#[inline]
 pub fn mpi_mrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, message: u32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Mrecv_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -787,6 +844,7 @@ pub fn mpi_mrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, dataty
     })
 }
 
+#[inline]
 pub fn mpi_imrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, message: u32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Imrecv_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -802,6 +860,7 @@ pub fn mpi_imrecv_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datat
     })
 }
 
+#[inline]
 pub fn mpi_send_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Send_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -817,6 +876,7 @@ pub fn mpi_send_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, da
     })
 }
 
+#[inline]
 pub fn mpi_bsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bsend_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -832,6 +892,7 @@ pub fn mpi_bsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, d
     })
 }
 
+#[inline]
 pub fn mpi_ssend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ssend_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -847,6 +908,7 @@ pub fn mpi_ssend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, d
     })
 }
 
+#[inline]
 pub fn mpi_rsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, dest: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Rsend_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -862,6 +924,7 @@ pub fn mpi_rsend_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, d
     })
 }
 
+#[inline]
 pub fn mpi_recv_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, datatype: i32, source: i32, tag: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Recv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -877,6 +940,7 @@ pub fn mpi_recv_init_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i64, da
     })
 }
 
+#[inline]
 pub fn mpi_get_count_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_count_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -889,6 +953,7 @@ pub fn mpi_get_count_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i
     })
 }
 
+#[inline]
 pub fn mpi_get_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Get_elements_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
@@ -902,6 +967,7 @@ pub fn mpi_get_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype
     })
 }
 
+#[inline]
 pub fn mpi_status_set_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, datatype: i32, count: i64) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Status_set_elements_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;

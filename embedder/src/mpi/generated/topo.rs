@@ -8,6 +8,7 @@ use crate::{
     mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},
 };
 
+#[inline]
 pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32, dims: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dims_create", abi::c::MPI_COMM_WORLD, |cx| {
         let dims_ = cx.int_array_out(dims, (ndims) as i64)?;
@@ -16,6 +17,7 @@ pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32,
     })
 }
 
+#[inline]
 pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i32, dims: u32, periods: u32, reorder: i32, comm_cart: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_create", comm_old, |cx| {
         let comm_ = cx.comm(comm_old)?;
@@ -30,6 +32,7 @@ pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i3
     })
 }
 
+#[inline]
 pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, dims: u32, periods: u32, coords: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -41,6 +44,7 @@ pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, di
     })
 }
 
+#[inline]
 pub fn mpi_cart_rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, coords: u32, rank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_rank", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -54,6 +58,7 @@ pub fn mpi_cart_rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, coords: u32, ra
     })
 }
 
+#[inline]
 pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, maxdims: i32, coords: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_coords", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -64,6 +69,7 @@ pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, ma
     })
 }
 
+#[inline]
 pub fn mpi_cart_shift(mut env: FunctionEnvMut<MpiEnv>, comm: i32, direction: i32, disp: i32, rank_source: u32, rank_dest: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_shift", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -79,6 +85,7 @@ pub fn mpi_cart_shift(mut env: FunctionEnvMut<MpiEnv>, comm: i32, direction: i32
     })
 }
 
+#[inline]
 pub fn mpi_cart_sub(mut env: FunctionEnvMut<MpiEnv>, comm: i32, remain_dims: u32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_sub", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -91,6 +98,7 @@ pub fn mpi_cart_sub(mut env: FunctionEnvMut<MpiEnv>, comm: i32, remain_dims: u32
     })
 }
 
+#[inline]
 pub fn mpi_cart_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ndims: i32, dims: u32, periods: u32, newrank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_map", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -105,6 +113,7 @@ pub fn mpi_cart_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ndims: i32, dims
     })
 }
 
+#[inline]
 pub fn mpi_cartdim_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ndims: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cartdim_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -116,6 +125,7 @@ pub fn mpi_cartdim_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ndims: u32) -
     })
 }
 
+#[inline]
 pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: i32, index: u32, edges: u32, reorder: i32, comm_graph: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_create", comm_old, |cx| {
         let comm_ = cx.comm(comm_old)?;
@@ -130,6 +140,7 @@ pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: 
     })
 }
 
+#[inline]
 pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, maxedges: i32, index: u32, edges: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -141,6 +152,7 @@ pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, 
     })
 }
 
+#[inline]
 pub fn mpi_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, maxneighbors: i32, neighbors: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -151,6 +163,7 @@ pub fn mpi_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32
     })
 }
 
+#[inline]
 pub fn mpi_graph_neighbors_count(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, nneighbors: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_neighbors_count", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -163,6 +176,7 @@ pub fn mpi_graph_neighbors_count(mut env: FunctionEnvMut<MpiEnv>, comm: i32, ran
     })
 }
 
+#[inline]
 pub fn mpi_graph_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, nnodes: i32, index: u32, edges: u32, newrank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_map", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -177,6 +191,7 @@ pub fn mpi_graph_map(mut env: FunctionEnvMut<MpiEnv>, comm: i32, nnodes: i32, in
     })
 }
 
+#[inline]
 pub fn mpi_graphdims_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, nnodes: u32, nedges: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graphdims_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -191,6 +206,7 @@ pub fn mpi_graphdims_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, nnodes: u32
     })
 }
 
+#[inline]
 pub fn mpi_dist_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, n: i32, sources: u32, degrees: u32, destinations: u32, weights: u32, info: i32, reorder: i32, comm_dist_graph: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_create", comm_old, |cx| {
         let comm_ = cx.comm(comm_old)?;
@@ -208,6 +224,7 @@ pub fn mpi_dist_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, n: 
     })
 }
 
+#[inline]
 pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, indegree: i32, sources: u32, sourceweights: u32, outdegree: i32, destinations: u32, destweights: u32, info: i32, reorder: i32, comm_dist_graph: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_create_adjacent", comm_old, |cx| {
         let comm_ = cx.comm(comm_old)?;
@@ -225,6 +242,7 @@ pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old:
     })
 }
 
+#[inline]
 pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindegree: i32, sources: u32, sourceweights: u32, maxoutdegree: i32, destinations: u32, destweights: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -238,6 +256,7 @@ pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxi
     })
 }
 
+#[inline]
 pub fn mpi_dist_graph_neighbors_count(mut env: FunctionEnvMut<MpiEnv>, comm: i32, indegree: u32, outdegree: u32, weighted: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_neighbors_count", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -255,6 +274,7 @@ pub fn mpi_dist_graph_neighbors_count(mut env: FunctionEnvMut<MpiEnv>, comm: i32
     })
 }
 
+#[inline]
 pub fn mpi_topo_test(mut env: FunctionEnvMut<MpiEnv>, comm: i32, status: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Topo_test", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -266,6 +286,7 @@ pub fn mpi_topo_test(mut env: FunctionEnvMut<MpiEnv>, comm: i32, status: u32) ->
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -276,6 +297,7 @@ pub fn mpi_neighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -288,6 +310,7 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -298,6 +321,7 @@ pub fn mpi_neighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -312,6 +336,7 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -326,6 +351,7 @@ pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -342,6 +368,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -356,6 +383,7 @@ pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -374,6 +402,7 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -384,6 +413,7 @@ pub fn mpi_neighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -394,6 +424,7 @@ pub fn mpi_neighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -408,6 +439,7 @@ pub fn mpi_ineighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -422,6 +454,7 @@ pub fn mpi_ineighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -437,6 +470,7 @@ pub fn mpi_neighbor_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -454,6 +488,7 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32, sendtype: i32, recvbuf: u32, recvcount: i32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoall_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -469,6 +504,7 @@ pub fn mpi_neighbor_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -488,6 +524,7 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -500,6 +537,7 @@ pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -514,6 +552,7 @@ pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -530,6 +569,7 @@ pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
     })
 }
 
+#[inline]
 pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ineighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -548,6 +588,7 @@ pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -563,6 +604,7 @@ pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcounts: u32, displs: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_allgatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -580,6 +622,7 @@ pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: 
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i64, sendtype: i32, recvbuf: u32, recvcount: i64, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoall_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
@@ -595,6 +638,7 @@ pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
     })
 }
 
+#[inline]
 pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u32, sdispls: u32, sendtype: i32, recvbuf: u32, recvcounts: u32, rdispls: u32, recvtype: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Neighbor_alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;

@@ -3,6 +3,7 @@ use super::*;
 
 // ---- enumerations ----------------------------------------------------------
 
+#[inline]
 pub fn enum_get_info(mut env: FunctionEnvMut<MpiEnv>, enumtype: i32, num: u32, name: u32, name_len: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_enum_get_info", |cx| {
         let e = cx.enum_arg(enumtype)?;
@@ -15,6 +16,7 @@ pub fn enum_get_info(mut env: FunctionEnvMut<MpiEnv>, enumtype: i32, num: u32, n
     })
 }
 
+#[inline]
 pub fn enum_get_item(mut env: FunctionEnvMut<MpiEnv>, enumtype: i32, index: i32, value: u32, name: u32, name_len: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_enum_get_item", |cx| {
         let e = cx.enum_arg(enumtype)?;
@@ -34,6 +36,7 @@ pub fn enum_get_item(mut env: FunctionEnvMut<MpiEnv>, enumtype: i32, index: i32,
 
 // ---- categories ------------------------------------------------------------
 
+#[inline]
 pub fn category_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_num", |cx| {
         cx.mem.range(num, 4)?;
@@ -80,6 +83,7 @@ pub fn category_get_info(
     })
 }
 
+#[inline]
 pub fn category_get_index(mut env: FunctionEnvMut<MpiEnv>, name: u32, index: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_index", |cx| {
         let name = cx.name_arg(name)?;
@@ -103,6 +107,7 @@ fn category_members(cx: &Ctx, len: i32, indices: u32, total: i32, f: impl FnOnce
     Ok(cx.mem.write_bytes(indices, &bytes)?)
 }
 
+#[inline]
 pub fn category_get_cvars(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32, indices: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_cvars", |cx| {
         let (c, _, _) = category_counts(index)?;
@@ -110,6 +115,7 @@ pub fn category_get_cvars(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32,
     })
 }
 
+#[inline]
 pub fn category_get_pvars(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32, indices: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_pvars", |cx| {
         let (_, p, _) = category_counts(index)?;
@@ -117,6 +123,7 @@ pub fn category_get_pvars(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32,
     })
 }
 
+#[inline]
 pub fn category_get_categories(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32, indices: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_categories", |cx| {
         let (_, _, k) = category_counts(index)?;
@@ -124,6 +131,7 @@ pub fn category_get_categories(mut env: FunctionEnvMut<MpiEnv>, index: i32, len:
     })
 }
 
+#[inline]
 pub fn category_changed(mut env: FunctionEnvMut<MpiEnv>, update_number: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_changed", |cx| {
         cx.mem.range(update_number, 4)?;
@@ -146,6 +154,7 @@ fn category_events(index: i32) -> MpiResult<i32> {
     Ok(n)
 }
 
+#[inline]
 pub fn category_get_num_events(mut env: FunctionEnvMut<MpiEnv>, index: i32, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_num_events", |cx| {
         cx.mem.range(num, 4)?;
@@ -154,6 +163,7 @@ pub fn category_get_num_events(mut env: FunctionEnvMut<MpiEnv>, index: i32, num:
     })
 }
 
+#[inline]
 pub fn category_get_events(mut env: FunctionEnvMut<MpiEnv>, index: i32, len: i32, indices: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_category_get_events", |cx| {
         let total = category_events(index)?;

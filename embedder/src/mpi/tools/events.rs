@@ -4,6 +4,7 @@ use super::*;
 
 // ---- event sources -----------------------------------------------------------
 
+#[inline]
 pub fn source_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_source_get_num", |cx| {
         cx.mem.range(num, 4)?;
@@ -73,6 +74,7 @@ pub fn source_get_info(
     })
 }
 
+#[inline]
 pub fn source_get_timestamp(mut env: FunctionEnvMut<MpiEnv>, index: i32, timestamp: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_source_get_timestamp", |cx| {
         if !sources_on_host() {
@@ -123,6 +125,7 @@ impl Ctx<'_> {
     }
 }
 
+#[inline]
 pub fn event_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_get_num", |cx| {
         cx.mem.range(num, 4)?;
@@ -134,6 +137,7 @@ pub fn event_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, F
     })
 }
 
+#[inline]
 pub fn event_get_index(mut env: FunctionEnvMut<MpiEnv>, name: u32, index: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_get_index", |cx| {
         let name = cx.name_arg(name)?;
@@ -248,6 +252,7 @@ pub fn event_get_info(
     })
 }
 
+#[inline]
 pub fn event_handle_alloc(mut env: FunctionEnvMut<MpiEnv>, index: i32, obj_handle: u32, info: i32, registration: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_handle_alloc", |cx| {
         if !events_on_host() {
@@ -270,13 +275,14 @@ pub(super) unsafe extern "C" fn host_free_cb(_registration: usize, _safety: c_in
 /// The host frees the registration with a no-op callback of its own; the
 /// guest's `free_cb_function` (if any) then runs in the guest, with
 /// MPI_T_CB_REQUIRE_NONE.
+#[inline]
 pub fn event_handle_free(mut env: FunctionEnvMut<MpiEnv>, registration: i32, user_data: u32, free_cb: u32) -> Result<i32, Fatal> {
     let function = "MPI_T_event_handle_free";
     let mut freed = false;
     let rc = tool(&mut env, function, |cx| {
         let r = cx.registration(registration)?;
         if free_cb != 0 {
-            cx.check_callback(free_cb, FREE_CB_PARAMS, 0).map_err(|e| t_err(abi::c::MPI_T_ERR_INVALID, e.detail))?;
+            cx.check_callback(free_cb, FREE_CB_PARAMS, 0).map_err(|e| t_err(abi::c::MPI_T_ERR_INVALID, e.into_detail()))?;
         }
         host(unsafe { ffi::MPI_T_event_handle_free(r, std::ptr::null_mut(), host_free_cb as *const c_void) })?;
         cx.bridge.tools.events.remove(registration);
@@ -291,6 +297,7 @@ pub fn event_handle_free(mut env: FunctionEnvMut<MpiEnv>, registration: i32, use
     Ok(rc)
 }
 
+#[inline]
 pub fn event_handle_get_info(mut env: FunctionEnvMut<MpiEnv>, registration: i32, info_used: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_handle_get_info", |cx| {
         let r = cx.registration(registration)?;
@@ -301,6 +308,7 @@ pub fn event_handle_get_info(mut env: FunctionEnvMut<MpiEnv>, registration: i32,
     })
 }
 
+#[inline]
 pub fn event_handle_set_info(mut env: FunctionEnvMut<MpiEnv>, registration: i32, info: i32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_handle_set_info", |cx| {
         let r = cx.registration(registration)?;
@@ -313,6 +321,7 @@ fn cb_safety(value: i32) -> MpiResult<i32> {
     to_host("MPI_T_CB_REQUIRE_", value).ok_or_else(|| t_err(abi::c::MPI_T_ERR_INVALID, format!("invalid callback safety level {value}")))
 }
 
+#[inline]
 pub fn event_callback_get_info(mut env: FunctionEnvMut<MpiEnv>, registration: i32, safety: i32, info_used: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_callback_get_info", |cx| {
         let r = cx.registration(registration)?;
@@ -324,6 +333,7 @@ pub fn event_callback_get_info(mut env: FunctionEnvMut<MpiEnv>, registration: i3
     })
 }
 
+#[inline]
 pub fn event_callback_set_info(mut env: FunctionEnvMut<MpiEnv>, registration: i32, safety: i32, info: i32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_callback_set_info", |cx| {
         let r = cx.registration(registration)?;
@@ -333,6 +343,7 @@ pub fn event_callback_set_info(mut env: FunctionEnvMut<MpiEnv>, registration: i3
     })
 }
 
+#[inline]
 pub fn event_register_callback(mut env: FunctionEnvMut<MpiEnv>, registration: i32, safety: i32, info: i32, _user_data: u32, _cb: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_register_callback", |cx| {
         cx.registration(registration)?;
@@ -342,6 +353,7 @@ pub fn event_register_callback(mut env: FunctionEnvMut<MpiEnv>, registration: i3
     })
 }
 
+#[inline]
 pub fn event_set_dropped_handler(mut env: FunctionEnvMut<MpiEnv>, registration: i32, _cb: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_set_dropped_handler", |cx| {
         cx.registration(registration)?;
@@ -349,18 +361,22 @@ pub fn event_set_dropped_handler(mut env: FunctionEnvMut<MpiEnv>, registration: 
     })
 }
 
+#[inline]
 pub fn event_read(mut env: FunctionEnvMut<MpiEnv>, _instance: i32, _element: i32, _buffer: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_read", |_| Err(no_instance()))
 }
 
+#[inline]
 pub fn event_copy(mut env: FunctionEnvMut<MpiEnv>, _instance: i32, _buffer: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_copy", |_| Err(no_instance()))
 }
 
+#[inline]
 pub fn event_get_timestamp(mut env: FunctionEnvMut<MpiEnv>, _instance: i32, _timestamp: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_get_timestamp", |_| Err(no_instance()))
 }
 
+#[inline]
 pub fn event_get_source(mut env: FunctionEnvMut<MpiEnv>, _instance: i32, _source: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_event_get_source", |_| Err(no_instance()))
 }

@@ -502,6 +502,7 @@ fn sources_on_host() -> bool {
 
 // ---- setup ---------------------------------------------------------------
 
+#[inline]
 pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, required: i32, provided: u32) -> Result<i32, Fatal> {
     run(&mut env, "MPI_T_init_thread", false, |cx| {
         const LEVELS: [&str; 4] = ["MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"];
@@ -526,6 +527,7 @@ pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, required: i32, provided: u32
     })
 }
 
+#[inline]
 pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_finalize", |cx| {
         // Open MPI 4.1 (the family's release without sessions) faults in

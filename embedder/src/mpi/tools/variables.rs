@@ -4,6 +4,7 @@ use super::*;
 
 // ---- control variables ---------------------------------------------------
 
+#[inline]
 pub fn cvar_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_get_num", |cx| {
         cx.mem.range(num, 4)?;
@@ -56,6 +57,7 @@ pub fn cvar_get_info(
     })
 }
 
+#[inline]
 pub fn cvar_get_index(mut env: FunctionEnvMut<MpiEnv>, name: u32, index: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_get_index", |cx| {
         let name = cx.name_arg(name)?;
@@ -73,6 +75,7 @@ fn layout(dt: usize) -> MpiResult<Elem> {
         .ok_or_else(|| t_err(abi::c::MPI_T_ERR_NOT_SUPPORTED, "a variable of a datatype the bridge cannot convert"))
 }
 
+#[inline]
 pub fn cvar_handle_alloc(mut env: FunctionEnvMut<MpiEnv>, index: i32, obj_handle: u32, handle: u32, count: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_handle_alloc", |cx| {
         cx.mem.range(handle, 4)?;
@@ -89,6 +92,7 @@ pub fn cvar_handle_alloc(mut env: FunctionEnvMut<MpiEnv>, index: i32, obj_handle
     })
 }
 
+#[inline]
 pub fn cvar_handle_free(mut env: FunctionEnvMut<MpiEnv>, handle: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_handle_free", |cx| {
         let g = cx.mem.read_i32(handle)?;
@@ -160,6 +164,7 @@ fn storage_mapped(index: i32) -> MpiResult {
     Ok(())
 }
 
+#[inline]
 pub fn cvar_read(mut env: FunctionEnvMut<MpiEnv>, handle: i32, buf: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_read", |cx| {
         let (h, e, n, index) = var_entry(&cx.bridge.tools.cvars, handle, "MPI_T_cvar_handle")?;
@@ -171,6 +176,7 @@ pub fn cvar_read(mut env: FunctionEnvMut<MpiEnv>, handle: i32, buf: u32) -> Resu
     })
 }
 
+#[inline]
 pub fn cvar_write(mut env: FunctionEnvMut<MpiEnv>, handle: i32, buf: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_cvar_write", |cx| {
         let (h, e, n, index) = var_entry(&cx.bridge.tools.cvars, handle, "MPI_T_cvar_handle")?;
@@ -186,6 +192,7 @@ pub fn cvar_write(mut env: FunctionEnvMut<MpiEnv>, handle: i32, buf: u32) -> Res
 
 // ---- performance variables -----------------------------------------------
 
+#[inline]
 pub fn pvar_get_num(mut env: FunctionEnvMut<MpiEnv>, num: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_get_num", |cx| {
         cx.mem.range(num, 4)?;
@@ -236,6 +243,7 @@ pub fn pvar_get_info(
     })
 }
 
+#[inline]
 pub fn pvar_get_index(mut env: FunctionEnvMut<MpiEnv>, name: u32, var_class: i32, index: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_get_index", |cx| {
         let name = cx.name_arg(name)?;
@@ -249,6 +257,7 @@ pub fn pvar_get_index(mut env: FunctionEnvMut<MpiEnv>, name: u32, var_class: i32
     })
 }
 
+#[inline]
 pub fn pvar_session_create(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_session_create", |cx| {
         cx.mem.range(session, 4)?;
@@ -260,6 +269,7 @@ pub fn pvar_session_create(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Res
 }
 
 /// Frees the session's handles too, as the host does.
+#[inline]
 pub fn pvar_session_free(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_session_free", |cx| {
         let g = cx.mem.read_i32(session)?;
@@ -275,6 +285,7 @@ pub fn pvar_session_free(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Resul
     })
 }
 
+#[inline]
 pub fn pvar_handle_alloc(mut env: FunctionEnvMut<MpiEnv>, session: i32, index: i32, obj_handle: u32, handle: u32, count: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_handle_alloc", |cx| {
         let s = cx.pvar_session(session)?;
@@ -295,6 +306,7 @@ pub fn pvar_handle_alloc(mut env: FunctionEnvMut<MpiEnv>, session: i32, index: i
     })
 }
 
+#[inline]
 pub fn pvar_handle_free(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_handle_free", |cx| {
         let g = cx.mem.read_i32(handle)?;
@@ -347,14 +359,17 @@ fn pvar_op(cx: &Ctx, session: i32, handle: i32, op: Op) -> MpiResult {
     Ok(())
 }
 
+#[inline]
 pub fn pvar_start(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_start", |cx| pvar_op(cx, session, handle, Op::Start))
 }
 
+#[inline]
 pub fn pvar_stop(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_stop", |cx| pvar_op(cx, session, handle, Op::Stop))
 }
 
+#[inline]
 pub fn pvar_reset(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_reset", |cx| pvar_op(cx, session, handle, Op::Reset))
 }
@@ -372,14 +387,17 @@ fn pvar_read_with(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, sess
     })
 }
 
+#[inline]
 pub fn pvar_read(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32, buf: u32) -> Result<i32, Fatal> {
     pvar_read_with(&mut env, "MPI_T_pvar_read", session, handle, buf, false)
 }
 
+#[inline]
 pub fn pvar_readreset(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32, buf: u32) -> Result<i32, Fatal> {
     pvar_read_with(&mut env, "MPI_T_pvar_readreset", session, handle, buf, true)
 }
 
+#[inline]
 pub fn pvar_write(mut env: FunctionEnvMut<MpiEnv>, session: i32, handle: i32, buf: u32) -> Result<i32, Fatal> {
     tool(&mut env, "MPI_T_pvar_write", |cx| {
         let s = cx.pvar_session(session)?;

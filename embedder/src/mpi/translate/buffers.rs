@@ -18,11 +18,22 @@ impl Ctx<'_> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         datatype::check_count(count)?;
+        // every real buffer in 64-bit arithmetic; the exact 128-bit hull (and
+        // its error) for the rest
+        if let Some((lo, hi)) = dt.hull64(count) {
+            if lo >= hi {
+                return Ok(self.mem.unchecked_empty(ptr));
+            }
+            if let Ok(p) = self.mem.span(ptr, lo, (hi - lo) as u64) {
+                return Ok(p);
+            }
+        }
         self.hull_at(ptr, dt.hull(count))
     }
 
     /// Checks guest bytes `ptr + [lo, hi)` and returns the host address of
     /// `ptr`; an empty hull touches nothing, so any `ptr` will do.
+    #[inline]
     fn hull_at(&self, ptr: u32, (lo, hi): (i128, i128)) -> MpiResult<*mut u8> {
         if lo >= hi {
             return Ok(self.mem.unchecked_empty(ptr));
@@ -31,10 +42,7 @@ impl Ctx<'_> {
         // and what passes fits the 64-bit check below without overflow
         let (start, end) = (ptr as i128 + lo, ptr as i128 + hi);
         if start < 0 || end > 1 << 32 {
-            return Err(MpiError::new(
-                abi::c::MPI_ERR_BUFFER,
-                format!("buffer bytes [{start:#x}, {end:#x}) relative to guest address {ptr:#x} lie outside the guest memory"),
-            ));
+            return Err(outside(ptr, start, end));
         }
         Ok(self.mem.span(ptr, lo as i64, (hi - lo) as u64)?)
     }
@@ -43,7 +51,7 @@ impl Ctx<'_> {
     #[inline]
     pub fn not_in_place(&self, ptr: u32) -> MpiResult {
         if ptr == abi::c::MPI_IN_PLACE as u32 {
-            return Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for this argument"));
+            return Err(in_place_refused());
         }
         Ok(())
     }
@@ -313,4 +321,17 @@ mod int_array_tests {
         // outputs stay in place
         assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
     }
+}
+
+#[cold]
+fn outside(ptr: u32, start: i128, end: i128) -> MpiError {
+    MpiError::new(
+        abi::c::MPI_ERR_BUFFER,
+        format!("buffer bytes [{start:#x}, {end:#x}) relative to guest address {ptr:#x} lie outside the guest memory"),
+    )
+}
+
+#[cold]
+fn in_place_refused() -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for this argument")
 }

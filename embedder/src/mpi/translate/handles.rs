@@ -8,13 +8,14 @@ use super::super::{
 };
 use crate::{abi, host_mpi};
 
+// The lookups every call makes are inlined; their errors are built out of
+// line (#[cold]), which keeps the inlined part a few instructions.
 impl Ctx<'_> {
     #[inline]
     pub fn comm(&self, handle: i32) -> MpiResult<CommEntry> {
         match self.bridge.comms.get(handle) {
             Some(c) if self.bridge.ready => Ok(*c),
-            _ if !self.bridge.ready => Err(self.bridge.not_running()),
-            _ => Err(MpiError::new(abi::c::MPI_ERR_COMM, format!("invalid communicator handle {handle:#x}"))),
+            _ => Err(self.invalid(handle, "communicator", abi::c::MPI_ERR_COMM)),
         }
     }
 
@@ -22,8 +23,21 @@ impl Ctx<'_> {
     pub fn datatype(&self, handle: i32) -> MpiResult<DatatypeEntry> {
         match self.bridge.datatypes.get(handle) {
             Some(d) if self.bridge.ready => Ok(*d),
-            _ if !self.bridge.ready => Err(self.bridge.not_running()),
-            _ => Err(datatype::invalid(handle)),
+            _ => Err(self.invalid(handle, "datatype", abi::c::MPI_ERR_TYPE)),
+        }
+    }
+
+    /// The error for a handle that is not in its table (or any handle while
+    /// MPI is not running).
+    #[cold]
+    #[inline(never)]
+    fn invalid(&self, handle: i32, what: &str, class: i32) -> MpiError {
+        if !self.bridge.ready {
+            return self.bridge.not_running();
+        }
+        match what {
+            "datatype" => datatype::invalid(handle),
+            _ => MpiError::new(class, format!("invalid {what} handle {handle:#x}")),
         }
     }
 
@@ -38,8 +52,7 @@ impl Ctx<'_> {
     pub fn op(&self, handle: i32) -> MpiResult<host_mpi::Op> {
         match self.bridge.ops.get(handle) {
             Some(op) if self.bridge.ready => Ok(*op),
-            _ if !self.bridge.ready => Err(self.bridge.not_running()),
-            _ => Err(MpiError::new(abi::c::MPI_ERR_OP, format!("invalid operation handle {handle:#x}"))),
+            _ => Err(self.invalid(handle, "operation", abi::c::MPI_ERR_OP)),
         }
     }
 

@@ -988,15 +988,22 @@ fn on_wasm_stack<F: FnOnce() -> T, T>(
 /// the control of untrusted code. Malicious code could artificially induce a
 /// stack overflow in the middle of a sensitive host operations (e.g. growing
 /// a memory) which would be hard to recover from.
+#[inline(always)]
 pub fn on_host_stack<F: FnOnce() -> T, T>(f: F) -> T {
     // Enough of the Wasm stack left (set_host_call_headroom): stay. YIELDER
-    // stays set, so a trap or panic unwinds as from Wasm code.
+    // stays set, so a trap or panic unwinds as from Wasm code. Inlined, so
+    // that the host function's result does not go through memory twice.
     let here = 0u8;
     let sp = &here as *const u8 as usize;
     let limit = WASM_STACK_LIMIT.with(|cell| cell.get());
     if limit != 0 && sp.saturating_sub(limit) >= HOST_CALL_HEADROOM.load(Ordering::Relaxed) {
         return f();
     }
+    switch_to_host_stack(f)
+}
+
+#[inline(never)]
+fn switch_to_host_stack<F: FnOnce() -> T, T>(f: F) -> T {
     // Reset YIEDER to None for the duration of this call to indicate that we
     // are no longer on the Wasm stack.
     let yielder_ptr = YIELDER.with(|cell| cell.replace(None));
