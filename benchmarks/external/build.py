@@ -32,7 +32,7 @@ configured only through make variables and files the build reads:
   module calls it).
 
 A build is redone only when its inputs change (stamp.json: tarball hash,
-our sources, this script, compilers, flags). Prints the four programs.
+our sources, this script, the wasm compiler wrapper, compilers, flags). Prints the four programs.
 """
 import argparse
 import fcntl
@@ -215,7 +215,9 @@ def build(mpicc="mpicc", jobs=2, force=False, log=print):
         tarballs = {n: fetch(n, DOWNLOADS, log=log) for n in CODES}
         fls = flavours(mpicc)
         fls["wasm"]["ar"], fls["wasm"]["ranlib"] = llvm_tool("ar"), llvm_tool("ranlib")
-        ours = sorted(CBLAS_DIR.glob("cblas.[ch]")) + sorted(COMPAT_DIR.glob("*.c")) + [Path(__file__)]
+        # the wrapper too: its default flags (e.g. the vectorizer's) change the code
+        ours = (sorted(CBLAS_DIR.glob("cblas.[ch]")) + sorted(COMPAT_DIR.glob("*.c")) + [Path(__file__)]
+                + [ROOT / "toolchain/libexec/wasm-mpi-wrapper.sh"])
         out = {}
         info = {"sources": {n: {"tarball": s["pool"], "sha256": s["sha256"], "debian_source": s["debian_source"]}
                             for n, s in SOURCES.items() if n in CODES},
