@@ -11,7 +11,6 @@ kernel).
 """
 import argparse
 import csv
-import re
 import statistics
 import subprocess
 import sys
@@ -21,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SOURCES = [HERE / "kernels.c", ROOT / "benchmarks/external/cblas/cblas.c"]
-LINE = re.compile(r"^kernel (\S+) ([\d.]+) (\S+) checksum ([0-9a-f]+)$", re.M)
+sys.path.insert(0, str(HERE.parent))
+from parse import parse_kernels  # noqa: E402
 
 
 def build(out, cc, flags):
@@ -35,7 +35,7 @@ def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stderr}")
-    return {m[0]: (float(m[1]), m[2], m[3]) for m in LINE.findall(r.stdout)}
+    return {k["kernel"]: (k["rate"], k["unit"], k["checksum"]) for k in parse_kernels(r.stdout)}
 
 
 def main():

@@ -54,3 +54,37 @@ def test_no_cache_writes_nothing(build, embedder, tmp_path):
     r = run([embedder, "--cache-dir", tmp_path / "c", "--no-cache", wasm])
     assert r.returncode == 0
     assert not (tmp_path / "c").exists()
+
+
+def test_strict_traps_code_is_cached_apart(build, embedder, tmp_path):
+    """--strict-traps changes the machine code: it gets a cache entry of its
+    own, never the plain one (nor the other way round)."""
+    wasm = build.wasm(PROGRAMS / "exit_code.c")
+    base = [embedder, "--cache-dir", tmp_path]
+    assert run([*base, "compile", wasm]).returncode == 0
+    assert len(list(tmp_path.glob("*.bin"))) == 1
+    strict = run([*base, "--strict-traps", "-v", "--timings", wasm])
+    assert "compiled and cached" in timing_outcomes(strict.stderr), strict.stderr
+    assert len(list(tmp_path.glob("*.bin"))) == 2
+    again = run([*base, "--strict-traps", "--timings", wasm])
+    assert timing_outcomes(again.stderr) == ["cache hit"], again.stderr
+
+
+def test_llvm_dump_writes_each_functions_ir_and_object(build, embedder, tmp_path):
+    wasm = build.wasm(PROGRAMS / "exit_code.c")
+    dump = tmp_path / "dump"
+    r = run([embedder, "--no-cache", wasm], env={"EMBEDDER_LLVM_DUMP": str(dump)})
+    assert r.returncode == 0, r.stderr
+    objects, irs = sorted(dump.glob("local*.o")), sorted(dump.glob("local*.ll"))
+    assert objects and len(objects) == len(irs), sorted(dump.iterdir())
+    assert all(o.read_bytes()[:4] == b"\x7fELF" for o in objects)
+    assert "define" in irs[0].read_text()
+
+
+def test_llvm_dump_to_an_unusable_place_warns_and_runs(build, embedder, tmp_path):
+    wasm = build.wasm(PROGRAMS / "exit_code.c")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    r = run([embedder, "--no-cache", wasm], env={"EMBEDDER_LLVM_DUMP": str(blocker / "dump")})
+    assert r.returncode == 0, r.stderr
+    assert "EMBEDDER_LLVM_DUMP: cannot create" in r.stderr, r.stderr

@@ -430,6 +430,23 @@ def test_compile_then_link_in_two_steps(tmp_path):
     assert {"_start", "malloc", "free"} <= set(mod.exports)
 
 
+def slp_thresholds(*args, cwd):
+    """The -slp-threshold options clang's compiler job gets (clang -###)."""
+    proc = run([MPICC, "-###", *args], cwd=cwd)
+    return re.findall(r'"-slp-threshold=(-?\d+)"', proc.stderr)
+
+
+def test_vectorizer_threshold_default_yields_to_the_users(tmp_path):
+    """wasm-mpicc lowers the SLP threshold when compiling (toolchain/README.md);
+    a user's own threshold replaces it; a link alone gets none (clang would
+    call it unused, an error under -Werror)."""
+    src = write(tmp_path / "k.c", "double f(double *a) { return a[0] * a[1]; }\n")
+    assert slp_thresholds("-c", src, "-o", tmp_path / "k.o", cwd=tmp_path) == ["-4"]
+    assert slp_thresholds("-mllvm", "-slp-threshold=2", "-c", src, "-o", tmp_path / "k.o", cwd=tmp_path) == ["2"]
+    run([MPICC, "-c", src, "-o", tmp_path / "k.o"], cwd=tmp_path)
+    assert slp_thresholds(tmp_path / "k.o", "-o", tmp_path / "k.wasm", cwd=tmp_path) == []
+
+
 def test_preprocess_and_defines(tmp_path):
     src = write(tmp_path / "pp.c", "#include <mpi.h>\nint x = FOO;\nvoid *w = MPI_COMM_WORLD;\n")
     proc = run([MPICC, "-E", "-DFOO=17", src])

@@ -211,24 +211,21 @@ impl LLVM {
             .map(|feature| format!("+{}", feature.to_string()))
             .join(",");
 
-        let (host_name, host_features) = host_cpu();
         let (cpu_name, llvm_cpu_features) = if self.host_cpu {
-            (host_name.as_str(), host_features)
+            host_cpu()
         } else {
-            (
-                match triple.architecture {
-                    Architecture::Riscv64(_) => "generic-rv64",
-                    _ => "generic",
-                },
-                llvm_cpu_features,
-            )
+            let generic = match triple.architecture {
+                Architecture::Riscv64(_) => "generic-rv64",
+                _ => "generic",
+            };
+            (generic.to_string(), llvm_cpu_features)
         };
         let target_triple = self.target_triple(target);
         let llvm_target = InkwellTarget::from_triple(&target_triple).unwrap();
         let llvm_target_machine = llvm_target
             .create_target_machine(
                 &target_triple,
-                cpu_name,
+                &cpu_name,
                 match triple.architecture {
                     Architecture::Riscv64(_) if !self.host_cpu => "+m,+a,+c,+d,+f",
                     _ => &llvm_cpu_features,

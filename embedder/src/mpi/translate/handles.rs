@@ -15,7 +15,7 @@ impl Ctx<'_> {
     pub fn comm(&self, handle: i32) -> MpiResult<CommEntry> {
         match self.bridge.comms.get(handle) {
             Some(c) if self.bridge.ready => Ok(*c),
-            _ => Err(self.invalid(handle, "communicator", abi::c::MPI_ERR_COMM)),
+            _ => Err(self.invalid(handle, invalid_comm)),
         }
     }
 
@@ -23,21 +23,19 @@ impl Ctx<'_> {
     pub fn datatype(&self, handle: i32) -> MpiResult<DatatypeEntry> {
         match self.bridge.datatypes.get(handle) {
             Some(d) if self.bridge.ready => Ok(*d),
-            _ => Err(self.invalid(handle, "datatype", abi::c::MPI_ERR_TYPE)),
+            _ => Err(self.invalid(handle, datatype::invalid)),
         }
     }
 
-    /// The error for a handle that is not in its table (or any handle while
-    /// MPI is not running).
+    /// The error for a handle that is not in its table (or for any handle
+    /// while MPI is not running).
     #[cold]
     #[inline(never)]
-    fn invalid(&self, handle: i32, what: &str, class: i32) -> MpiError {
-        if !self.bridge.ready {
-            return self.bridge.not_running();
-        }
-        match what {
-            "datatype" => datatype::invalid(handle),
-            _ => MpiError::new(class, format!("invalid {what} handle {handle:#x}")),
+    fn invalid(&self, handle: i32, error: fn(i32) -> MpiError) -> MpiError {
+        if self.bridge.ready {
+            error(handle)
+        } else {
+            self.bridge.not_running()
         }
     }
 
@@ -52,7 +50,7 @@ impl Ctx<'_> {
     pub fn op(&self, handle: i32) -> MpiResult<host_mpi::Op> {
         match self.bridge.ops.get(handle) {
             Some(op) if self.bridge.ready => Ok(*op),
-            _ => Err(self.invalid(handle, "operation", abi::c::MPI_ERR_OP)),
+            _ => Err(self.invalid(handle, invalid_op)),
         }
     }
 
@@ -217,4 +215,12 @@ impl Ctx<'_> {
             .map(|f| f.host)
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {handle:#x}")))
     }
+}
+
+fn invalid_comm(handle: i32) -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_COMM, format!("invalid communicator handle {handle:#x}"))
+}
+
+fn invalid_op(handle: i32) -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_OP, format!("invalid operation handle {handle:#x}"))
 }
