@@ -5,6 +5,8 @@
 # MPI=mpich   run the demo and the main test suite on MPICH instead of Open MPI (same embedder)
 # make test-mpich   every family and the sandbox tests on MPICH, with the same embedder binary
 # make test-mpi-abi / test-openmpi5   the same binary on PyPI's MPICH 5 (MPI-5 ABI) and Open MPI 5
+# make bench-twonode  PingPong between two network-namespace "nodes", native vs wasm
+# make images   container images (podman): runtime and toolchain, docker/README.md
 
 MPI ?= openmpi
 NP ?= 4
@@ -24,7 +26,7 @@ EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 RANKS ?= 1,2
 REPS ?= 3
 
-.PHONY: all setup build examples demo test unit e2e test-mpich test-mpi-abi test-openmpi5 mpi-wheels fuzz bench clean
+.PHONY: all setup build examples demo test unit e2e test-mpich test-mpi-abi test-openmpi5 mpi-wheels fuzz bench bench-twonode images clean
 
 all: build examples
 
@@ -98,6 +100,14 @@ fuzz: build
 bench: build
 	python3 benchmarks/run.py --ranks $(RANKS) --reps $(REPS) --out results
 	python3 plots/plot.py "$$(ls -d results/*/ | grep -v reference | sort | tail -n 1)"
+
+# 2 + 2 ranks as two hosts (network namespaces joined by a veth pair): TCP, not a real interconnect
+bench-twonode: build
+	python3 benchmarks/twonode/run.py --reps $(REPS)
+
+# docker/build.sh: a debootstrap base from the machine's apt sources, then podman
+images: build
+	bash docker/build.sh all
 
 clean:
 	cargo clean

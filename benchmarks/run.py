@@ -6,7 +6,13 @@ kernels and the MPI call counts of the at-scale model (benchmarks/model).
 Writes tidy CSVs for plots/plot.py.
 
     python3 benchmarks/run.py [--ranks 1,2] [--reps 3] [--quick] [--out results/]
-                              [--external on|off|only]
+                              [--external on|off|only] [--phases main,...]
+                              [--launcher srun --ranks-per-node K --mpirun-args --mpi=pmix]
+
+Inside a Slurm allocation (--launcher srun) the ranks start with srun -n N,
+over ceil(N/K) nodes with --ranks-per-node K, and the warm cache (--cache-dir,
+node-local) is filled on every node before the runs; jobscripts/*-sweep.sbatch
+use this for the paper's scaling sweeps.
 
 Builds imb and hpcg natively (mpicc) and to wasm (wasm-mpicc), -O3 both, plus
 an HPCG module without SIMD for the Singlepass backend. Then, for every rank
@@ -92,6 +98,11 @@ HPCG_ARGS_QUICK = "--nx 16 --ny 16 --nz 16 --iters 1"
 # perturbed sizes (-p 0), 1 B .. 4 MiB, its own repeat calibration; --quick
 # fixes the repeats (-n) so it takes seconds.
 EXTERNAL_RANKS = 2
+PHASES = ["main", "external", "backends", "startup", "bridge", "kernels", "model"]
+# the modules each phase runs from the warm cache (compiled before the runs)
+PHASE_MODULES = [("main", "imb.wasm"), ("main", "hpcg.wasm"), ("startup", "imb.wasm"), ("startup", "hpcg.wasm"),
+                 ("external", "hpcc.wasm"), ("external", "netpipe.wasm"), ("bridge", "overhead.wasm"),
+                 ("kernels", "kernels.wasm")]
 HPCC_N, HPCC_NB = 3000, 100
 HPCC_N_QUICK, HPCC_NB_QUICK = 200, 40
 NETPIPE_ARGS = "-p 0 -l 1 -u 4194304"
@@ -163,11 +174,19 @@ class Runner:
         self.seq = 0
         self.rows = []
         self.failures = []
-        self.mpirun_opts = ["--allow-run-as-root", "--oversubscribe"] if "openmpi" in Path(args.mpirun).name else []
+        self.mpirun_opts = launcher_opts(args)
 
     def mpi(self, ranks, *cmd):
         return [self.args.mpirun, *self.mpirun_opts, *shlex.split(self.args.mpirun_args),
-                "-np", str(ranks), *map(str, cmd)]
+                *layout(self.args, ranks), *map(str, cmd)]
+
+    def on_each_node(self, *cmd):
+        """cmd once on every node of the job (srun inside an allocation), so
+        node-local caches are filled on each node; else here."""
+        if self.args.launcher != "srun":
+            return list(map(str, cmd))
+        nodes = os.environ.get("SLURM_JOB_NUM_NODES", "1")
+        return [self.args.mpirun, "-N", nodes, "--ntasks-per-node=1", *map(str, cmd)]
 
     def run(self, cmd, phase, program, kind, ranks="", rep="", backend="", module="", cache="", cwd=None,
             keep=()):
@@ -459,20 +478,28 @@ def build(out, args, meta):
         return bdir / target
 
     std = ["-std=c99"]
-    if args.external != "only":
-        for name, src in (("imb", IMB_SRC), ("hpcg", HPCG_SRC)):
+    phases = set(args.phases)
+    # what the chosen phases run (a sweep's main phase needs one program)
+    needed = set(args.programs) if "main" in phases else set()
+    needed |= {"imb", "hpcg"} if "startup" in phases else set()
+    needed |= {"hpcg"} if phases & {"backends", "model"} else set()
+    for name, src in (("imb", IMB_SRC), ("hpcg", HPCG_SRC)):
+        if name in needed:
             p[name] = cc(name, args.mpicc, std + CFLAGS, src)
             p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
             p[name + "-static"] = cc(name + "-static", args.mpicc, std + CFLAGS + ["-static"], src,
                                      required=False)
+    if "backends" in phases:
         p["hpcg-nosimd.wasm"] = cc("hpcg-nosimd.wasm", WASM_MPICC, std + WASM_CFLAGS + NOSIMD_FLAGS, HPCG_SRC)
-        for name, src in (("overhead", BRIDGE_SRC), ("kernels", KERNELS_SRC)):
+    for name, src, phase in (("overhead", BRIDGE_SRC, "bridge"), ("kernels", KERNELS_SRC, "kernels")):
+        if phase in phases:
             p[name] = cc(name, args.mpicc, std + CFLAGS, src)
             p[name + ".wasm"] = cc(name + ".wasm", WASM_MPICC, std + WASM_CFLAGS, src)
+    if "model" in phases:
         # the PMPI counter is preloaded into native runs only (LD_PRELOAD)
         p["mpi_count.so"] = cc("mpi_count.so", args.mpicc, ["-O2", "-shared", "-fPIC"],
                                [model_calls.COUNTER_SRC])
-    if args.external != "off":
+    if "external" in args.phases:
         p.update(build_external(bdir, args, meta))
     meta["builds"] = logs
     static_errors = [log for log in logs if "-static" in log["cmd"] and log["rc"] != 0]
@@ -485,17 +512,11 @@ def build(out, args, meta):
         return os.path.getsize(p[key]) if p.get(key) else ""
 
     sizes = []
-    if args.external != "only":
-        sizes += [
-            {"program": "imb", "native_dynamic_bytes": size("imb"), "native_static_bytes": size("imb-static"),
-             "wasm_bytes": size("imb.wasm"), "wasm_nosimd_bytes": ""},
-            {"program": "hpcg", "native_dynamic_bytes": size("hpcg"), "native_static_bytes": size("hpcg-static"),
-             "wasm_bytes": size("hpcg.wasm"), "wasm_nosimd_bytes": size("hpcg-nosimd.wasm")},
-        ]
-    for name in ("hpcc", "netpipe"):
+    for name in ("imb", "hpcg", "hpcc", "netpipe"):
         if p.get(name):
-            sizes.append({"program": name, "native_dynamic_bytes": size(name), "native_static_bytes": "",
-                          "wasm_bytes": size(name + ".wasm"), "wasm_nosimd_bytes": ""})
+            sizes.append({"program": name, "native_dynamic_bytes": size(name),
+                          "native_static_bytes": size(name + "-static"), "wasm_bytes": size(name + ".wasm"),
+                          "wasm_nosimd_bytes": size(name + "-nosimd.wasm")})
     write_csv(out / "sizes.csv", SIZE_FIELDS, sizes)
     return p
 
@@ -549,6 +570,8 @@ def main_phase(run, bins, args, warm_cache):
         imb_args = imb_args_for(ranks, args.ranks, args.imb_args)
         for rep in range(1, args.reps + 1):
             for program, pargs in (("imb", imb_args), ("hpcg", hpcg_args)):
+                if program not in args.programs:
+                    continue
                 run.run(run.mpi(ranks, bins[program], *pargs), "main", program, "native", ranks, rep)
                 run.run(run.mpi(ranks, *emb, bins[program + ".wasm"], *pargs), "main", program, "wasm",
                         ranks, rep, backend="llvm", module=program + ".wasm", cache="warm")
@@ -639,6 +662,24 @@ def startup_phase(run, bins, args, tmp, warm_cache):
                         "startup", program, "wasm-warm", ranks, rep, backend="llvm", module=module, cache="warm")
 
 
+def launcher_opts(args):
+    if args.launcher == "mpirun" and "openmpi" in Path(args.mpirun).name:
+        return ["--allow-run-as-root", "--oversubscribe"]
+    return []
+
+
+def layout(args, ranks):
+    """How one launch places `ranks` ranks: mpirun -np, or srun -n with
+    --ranks-per-node spreading them over ceil(ranks / k) nodes."""
+    if args.launcher == "mpirun":
+        return ["-np", str(ranks)]
+    opts = ["-n", str(ranks)]
+    if args.ranks_per_node:
+        nodes = -(-ranks // args.ranks_per_node)
+        opts += ["-N", str(nodes), f"--ntasks-per-node={min(ranks, args.ranks_per_node)}"]
+    return opts
+
+
 def collect_meta(args, started):
     mpirun_version = external.first_line([args.mpirun, "--version"])
     return {
@@ -660,12 +701,13 @@ def collect_meta(args, started):
             "native_cc": args.mpicc, "native_cflags": ["-std=c99", *CFLAGS],
             "wasm_cc": str(WASM_MPICC.relative_to(ROOT)), "wasm_cflags": ["-std=c99", *WASM_CFLAGS],
             "wasm_nosimd_cflags": ["-std=c99", *WASM_CFLAGS, *NOSIMD_FLAGS],
-            "mpirun": ([args.mpirun, "--allow-run-as-root", "--oversubscribe"]
-                       if "openmpi" in Path(args.mpirun).name else [args.mpirun]) + shlex.split(args.mpirun_args),
+            "mpirun": [args.mpirun, *launcher_opts(args), *shlex.split(args.mpirun_args)],
+            "launcher": args.launcher, "ranks_per_node": args.ranks_per_node,
             "embedder_main": ["--backend", "llvm", "--timings", "(warm cache)"],
         },
         "parameters": {
-            "ranks": args.ranks, "reps": args.reps, "quick": args.quick,
+            "ranks": args.ranks, "reps": args.reps, "quick": args.quick, "phases": args.phases,
+            "programs": args.programs,
             "imb_args": args.imb_args, "imb_args_per_rank_count": {
                 str(r): shlex.join(imb_args_for(r, args.ranks, args.imb_args)) for r in args.ranks},
             "hpcg_args": args.hpcg_args, "backends": args.backends, "backend_reps": args.backend_reps,
@@ -697,10 +739,21 @@ def parse_args(argv=None):
                     help="rank counts of the start-up runs (default 1,2,4)")
     ap.add_argument("--startup-reps", type=int, help="repetitions of the start-up runs (default --reps; --quick 1)")
     ap.add_argument("--mpicc", default=shutil.which("mpicc.openmpi") or "mpicc")
-    ap.add_argument("--mpirun", default=shutil.which("mpirun.openmpi") or "mpirun")
+    ap.add_argument("--launcher", choices=["mpirun", "srun"], default="mpirun",
+                    help="start ranks with mpirun -np N (default) or, inside a Slurm allocation, srun -n N")
+    ap.add_argument("--mpirun", help="the launcher's path (default mpirun.openmpi or mpirun; srun for --launcher srun)")
     ap.add_argument("--mpirun-args", default="",
-                    help="extra mpirun options, e.g. '--bind-to none' (Open MPI binds each rank to a core "
-                         "when np <= 2, which also confines the embedder's compiler threads)")
+                    help="extra launcher options, e.g. '--bind-to none' (Open MPI binds each rank to a core "
+                         "when np <= 2, which also confines the embedder's compiler threads) or, for srun, "
+                         "'--mpi=pmix'")
+    ap.add_argument("--ranks-per-node", type=int,
+                    help="srun: at most this many ranks per node (-N ceil(ranks/K) --ntasks-per-node=K)")
+    ap.add_argument("--phases", default=",".join(PHASES),
+                    help=f"phases to run (default all: {','.join(PHASES)}); --external off/only trims them")
+    ap.add_argument("--programs", default="imb,hpcg", help="programs of the main phase (default imb,hpcg)")
+    ap.add_argument("--cache-dir", type=Path,
+                    help="the warm compiled-module cache, filled once per node before the runs (default: a "
+                         "temporary directory; under srun give a node-local path such as /tmp/bench-$SLURM_JOB_ID)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run before it is killed")
     ap.add_argument("--external", choices=["on", "off", "only"], default="on",
                     help="HPCC and NetPIPE (benchmarks/external): with the rest (on, default), not at all, or only")
@@ -717,6 +770,20 @@ def parse_args(argv=None):
     ap.add_argument("--model-args", default=MODEL_ARGS,
                     help=f"HPCG options of the counted runs (default {MODEL_ARGS!r})")
     args = ap.parse_args(argv)
+    if args.mpirun is None:
+        args.mpirun = "srun" if args.launcher == "srun" else (shutil.which("mpirun.openmpi") or "mpirun")
+    args.phases = [x.strip() for x in args.phases.split(",") if x.strip()]
+    if set(args.phases) - set(PHASES):
+        ap.error(f"unknown phase(s) {sorted(set(args.phases) - set(PHASES))}; known: {','.join(PHASES)}")
+    if args.external == "off":
+        args.phases = [x for x in args.phases if x != "external"]
+    elif args.external == "only":
+        args.phases = ["external"]
+    args.programs = [x.strip() for x in args.programs.split(",") if x.strip()]
+    if not args.programs or set(args.programs) - {"imb", "hpcg"}:
+        ap.error("--programs takes imb, hpcg or both")
+    if args.ranks_per_node is not None and args.ranks_per_node < 1:
+        ap.error("--ranks-per-node must be >= 1")
     if args.reps < 1:
         ap.error("--reps must be >= 1")
     args.imb_args = args.imb_args if args.imb_args is not None else (IMB_ARGS_QUICK if args.quick else IMB_ARGS)
@@ -759,34 +826,39 @@ def main(argv=None):
     print(f"run.py: results in {out}", flush=True)
     print("build", flush=True)
     bins = build(out, args, meta)
-    if args.external == "only" and not (bins.get("hpcc") or bins.get("netpipe")):
+    if args.phases == ["external"] and not (bins.get("hpcc") or bins.get("netpipe")):
         sys.exit(f"run.py: --external only, but the external build {meta['external'].get('status')}")
     run = Runner(out, args)
     tmp = Path(tempfile.mkdtemp(prefix="bench-caches-"))
+    phases = args.phases
     try:
-        warm = tmp / "warm"
-        modules = ["imb.wasm", "hpcg.wasm", "overhead.wasm", "kernels.wasm"] if args.external != "only" else []
-        modules += [m for m in ("hpcc.wasm", "netpipe.wasm") if bins.get(m)]
+        warm = args.cache_dir or tmp / "warm"
+        modules = list(dict.fromkeys(m for phase, m in PHASE_MODULES if phase in phases and bins.get(m)))
         for module in modules:  # the main runs measure execution, not compilation
-            run.run([EMBEDDER, "--backend", "llvm", "--cache-dir", warm, "compile", bins[module]],
+            run.run(run.on_each_node(EMBEDDER, "--backend", "llvm", "--cache-dir", warm, "compile", bins[module]),
                     "prepare", module.split(".")[0], "compile", backend="llvm", module=bins[module].name)
-        if args.external != "only":
-            print(f"main: ranks {args.ranks}, {args.reps} reps, native and wasm interleaved", flush=True)
+        if "main" in phases:
+            print(f"main: {args.programs} at ranks {args.ranks}, {args.reps} reps, native and wasm interleaved",
+                  flush=True)
             main_phase(run, bins, args, warm)
-        if bins.get("hpcc") or bins.get("netpipe"):
+        if "external" in phases and (bins.get("hpcc") or bins.get("netpipe")):
             print(f"external: HPCC (N={args.hpcc_n}, NB={args.hpcc_nb}) and NetPIPE ({args.netpipe_args}), "
                   f"{EXTERNAL_RANKS} ranks, {args.external_reps} reps, native and wasm interleaved", flush=True)
             external_phase(run, bins, args, tmp, warm)
-        if args.external != "only":
+        if "backends" in phases:
             print(f"backends: {args.backends}, {args.backend_reps} reps, single-rank HPCG on a cold cache",
                   flush=True)
             backends_phase(run, bins, args, tmp)
+        if "startup" in phases:
             print(f"startup: ranks {args.startup_ranks}, {args.startup_reps} reps", flush=True)
             startup_phase(run, bins, args, tmp, warm)
+        if "bridge" in phases:
             print(f"bridge: ranks {args.ranks}, {args.reps} reps, loops {args.bridge_calls}", flush=True)
             bridge_phase(run, bins, args, warm)
+        if "kernels" in phases:
             print(f"kernels: {args.kernels or 'all'}, 1 process, {args.reps} rounds", flush=True)
             kernels_phase(run, bins, args, warm)
+        if "model" in phases:
             print(f"model: MPI calls counted at ranks {args.model_ranks} ({args.model_args})", flush=True)
             model_phase(run, bins, args)
     finally:

@@ -19,6 +19,11 @@ packages=(
   make cmake autoconf python3 python3-pip
   # wat2wasm for the hand-written sandbox-boundary modules in the tests
   wabt
+  # a C compiler for rustc's linker and embedder/csrc (container builds start without one)
+  gcc g++ libc6-dev ca-certificates
+  # the job-script tests' real Slurm (tests/cluster/slurm.py) and the
+  # two-node tests' network, UTS and mount namespaces
+  slurmctld slurmd slurm-client munge iproute2 util-linux
 )
 
 missing=()

@@ -12,6 +12,8 @@ import pytest
 ALLOWED_SKIPS = {
     # a kernel or container that forbids unprivileged user namespaces
     (r".*", r"user namespaces? (are|is) (not available|forbidden|disabled)"): "kernel policy, not ours to set up",
+    # daemons and namespaces of the cluster tests (slurmd, two-node netns) need root
+    (r"tests/cluster/", r"needs root|network namespaces are not available"): "needs root (CI containers run as root)",
     # giving a cache to another user needs root; `make test` with sudo runs as a user
     (r"test_cache_trust\.py", r"needs root|owned by root"): "needs root (CI containers run as root)",
 }

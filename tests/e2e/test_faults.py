@@ -48,6 +48,17 @@ def test_fault_on_one_rank_ends_the_job(build, run_wasm, fault, np):
     assert elapsed < 30, f"job took {elapsed:.1f}s to end"
 
 
+def test_fault_under_ucx_reads_as_a_trap(build, run_wasm):
+    """UCX (Open MPI's pml ucx, the InfiniBand path) installs its fault
+    handlers when MPI_Init loads it, after the embedder's: a guest's
+    out-of-bounds access must still be reported as the guest's trap, not
+    with UCX's host crash report and backtrace."""
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "oob-load", np=2, timeout=60, env={"OMPI_MCA_pml": "ucx", "OMPI_MCA_pml_ucx_devices": "any", "OMPI_MCA_pml_ucx_tls": "any"})
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert "guest trapped" in r.stderr, r.stderr
+    assert "Caught signal" not in r.stderr and "Segmentation fault" not in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("levels", [1000, 100000])
 def test_mpi_calls_deep_in_the_guest_stack(build, run_wasm, levels):
     """MPI calls from 1,000 frames deep (host calls run on the Wasm stack)

@@ -214,27 +214,34 @@ pub fn is_null_request(r: Request) -> bool {
 // ---- environment ----
 
 pub fn init() -> i32 {
-    contain_truncation();
+    before_library_init();
     unsafe { ffi::MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()) }
 }
 
 pub fn init_thread(required: i32, provided: &mut i32) -> i32 {
-    contain_truncation();
+    before_library_init();
     unsafe { ffi::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), required, provided) }
 }
 
 /// MPI_Session_init: like MPI_Init, the first session reads Open MPI's
 /// parameters, so the containment below is set first.
 pub fn session_init(info: Info, errhandler: Errhandler, session: &mut Session) -> i32 {
-    contain_truncation();
+    before_library_init();
     unsafe { ffi::MPI_Session_init(info.0, errhandler.0, &mut session.0) }
 }
 
 /// MPI_T_init_thread: Open MPI reads its parameters there if it comes
 /// before MPI_Init, so the containment below is set first.
 pub fn t_init_thread(required: i32, provided: &mut i32) -> i32 {
-    contain_truncation();
+    before_library_init();
     unsafe { ffi::MPI_T_init_thread(required, provided) }
+}
+
+/// Environment the library reads when it initializes (every way in: Init,
+/// Init_thread, Session_init, T_init_thread).
+fn before_library_init() {
+    contain_truncation();
+    keep_fault_reports();
 }
 
 /// Open MPI's single-copy protocols copy a whole message into a receive
@@ -264,6 +271,21 @@ fn contain_truncation() {
         if std::env::var_os("OMPI_MCA_topo").is_none() {
             std::env::set_var("OMPI_MCA_topo", "^treematch");
         }
+    }
+}
+
+/// Open MPI loads UCX (`pml ucx`, the InfiniBand path) as a plugin at
+/// MPI_Init, after the engine installed its fault handlers, and UCX then
+/// installs its own SIGSEGV/SIGBUS handlers: a guest's out-of-bounds access,
+/// which the engine turns into a trap, first reached UCX, which printed
+/// "Caught signal 11" and a backtrace that reads like a host crash. Not for
+/// MPICH: it links UCX itself, whose settings were read when the library was
+/// loaded (before the engine's handlers, so they never see a guest fault
+/// first), and UCX would warn on stdout that the variable went unused. A
+/// user's own UCX_ERROR_SIGNALS stands.
+fn keep_fault_reports() {
+    if library::loaded().family == Family::OpenMpi && std::env::var_os("UCX_ERROR_SIGNALS").is_none() {
+        std::env::set_var("UCX_ERROR_SIGNALS", "");
     }
 }
 
