@@ -17,98 +17,11 @@
 # Needs root, as debootstrap does (it creates device nodes and chroots).
 set -euo pipefail
 
-# Prints the fields of the deb822 stanzas in FILE as "stanza<TAB>key<TAB>value"
-# lines (continuation lines folded, comments dropped), so the callers can
-# select stanzas as apt does without a deb822 library.
-_deb822_fields() {
-    awk -v OFS='\t' '
-        BEGIN { n = 0 }
-        /^[ \t]*#/ { next }
-        /^[ \t]*$/ { if (seen) { n++; seen = 0 } key = ""; next }
-        /^[ \t]/  { if (key != "") { sub(/^[ \t]+/, ""); val[n, key] = val[n, key] " " $0 } next }
-        {
-            key = $0; sub(/:.*/, "", key); key = tolower(key)
-            v = $0; sub(/^[^:]*:[ \t]*/, "", v)
-            val[n, key] = v; keys[n] = keys[n] SUBSEP key; seen = 1
-        }
-        END {
-            for (s = 0; s <= n; s++) {
-                m = split(keys[s], ks, SUBSEP)
-                for (i = 2; i <= m; i++) {
-                    v = val[s, ks[i]]; gsub(/^[ \t]+|[ \t]+$/, "", v)
-                    print s, ks[i], v
-                }
-            }
-        }' "$1"
-}
-
-# The source files apt reads from APT_DIR, in apt's order: sources.list, then
-# sources.list.d/*.list and *.sources (other names, such as *.disabled, are
-# ignored by apt and so here).
-apt_source_files() {
-    local dir=${1:-/etc/apt} f
-    [[ -f "$dir/sources.list" ]] && printf '%s\n' "$dir/sources.list"
-    for f in "$dir"/sources.list.d/*; do
-        [[ -f "$f" ]] || continue
-        case "$f" in *.list|*.sources) printf '%s\n' "$f" ;; esac
-    done | LC_ALL=C sort
-}
-
 # Prints "URI<TAB>COMPONENTS<TAB>SIGNED-BY" of the first enabled "deb" source
-# for SUITE in the given files (deb822 *.sources or one-line *.list), or
-# nothing. Options in one-line entries ([signed-by=... arch=...]) are honoured
-# for signed-by and otherwise skipped.
+# for SUITE in the apt configuration APT_DIR, or nothing (and fails): read as
+# apt reads it, by the one reader the project has (scripts/apt_sources.py).
 apt_source_for_suite() {
-    local suite=$1 f; shift
-    for f in "$@"; do
-        case "$f" in
-        *.sources)
-            local line
-            line=$(_deb822_fields "$f" | awk -F'\t' -v suite="$suite" '
-                { v[$1, $2] = $3; if (!($1 in s)) { s[$1] = 1; order[++n] = $1 } }
-                END {
-                    for (i = 1; i <= n; i++) {
-                        k = order[i]
-                        if (tolower(v[k, "enabled"]) == "no") continue
-                        nt = split(v[k, "types"], t, /[ \t]+/); deb = 0
-                        for (j = 1; j <= nt; j++) if (t[j] == "deb") deb = 1
-                        if (!deb) continue
-                        ns = split(v[k, "suites"], su, /[ \t]+/); hit = 0
-                        for (j = 1; j <= ns; j++) if (su[j] == suite) hit = 1
-                        if (!hit) continue
-                        split(v[k, "uris"], u, /[ \t]+/)
-                        printf "%s\t%s\t%s\n", u[1], v[k, "components"], v[k, "signed-by"]
-                        exit
-                    }
-                }')
-            [[ -n "$line" ]] && { printf '%s\n' "$line"; return 0; }
-            ;;
-        *)
-            local -a w
-            local opts signed uri
-            while read -r -a w; do
-                ((${#w[@]} >= 3)) || continue
-                [[ "${w[0]}" == deb ]] || continue
-                w=("${w[@]:1}"); opts=""
-                if [[ "${w[0]}" == \[* ]]; then
-                    # options run to the first word that ends with "]"
-                    while ((${#w[@]})); do
-                        opts+=" ${w[0]}"
-                        [[ "${w[0]}" == *\] ]] && { w=("${w[@]:1}"); break; }
-                        w=("${w[@]:1}")
-                    done
-                fi
-                ((${#w[@]} >= 2)) || continue
-                uri=${w[0]}
-                [[ "${w[1]}" == "$suite" ]] || continue
-                signed=$(sed -n 's/.*signed-by=\([^] ]*\).*/\1/p' <<<"$opts")
-                printf '%s\t%s\t%s\n' "$uri" "${w[*]:2}" "$signed"
-                return 0
-            done < <(sed -e 's/#.*//' "$f")
-            ;;
-        esac
-    done
-    return 1
+    python3 "$(dirname "${BASH_SOURCE[0]}")/../scripts/apt_sources.py" --apt-dir "$2" "$1"
 }
 
 # A directory given as the mirror is an archive on disk: debootstrap and apt
@@ -139,24 +52,22 @@ main() {
 
     command -v debootstrap >/dev/null || { echo "make-base-image: apt-get install debootstrap" >&2; exit 1; }
 
-    local -a files
     local line=""
-    mapfile -t files < <(apt_source_files "$apt_dir")
     local mirror comps keyring="" sec="" sec_comps="" updates=""
     if [[ -n "$override" ]]; then
         mirror=$(mirror_url "$override"); comps=main
     else
-        line=$(apt_source_for_suite "$suite" "${files[@]}") ||
+        line=$(apt_source_for_suite "$suite" "$apt_dir") ||
             { echo "make-base-image: no deb source for $suite in $apt_dir; pass a mirror URL or directory" >&2; exit 1; }
         IFS=$'\t' read -r mirror comps keyring <<<"$line"
         mirror=${mirror%/}
     fi
     # the updates and security suites, where apt has them, so that the images
     # get the fixes the host gets
-    if line=$(apt_source_for_suite "$suite-updates" "${files[@]}") && [[ -z "$override" || ${line%%$'\t'*} == "$mirror" ]]; then
+    if line=$(apt_source_for_suite "$suite-updates" "$apt_dir") && [[ -z "$override" || ${line%%$'\t'*} == "$mirror" ]]; then
         updates=1
     fi
-    if line=$(apt_source_for_suite "$suite-security" "${files[@]}"); then
+    if line=$(apt_source_for_suite "$suite-security" "$apt_dir"); then
         IFS=$'\t' read -r sec sec_comps _ <<<"$line"
     fi
 

@@ -29,6 +29,8 @@ import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "scripts"))
+import apt_sources  # noqa: E402  scripts/apt_sources.py
 BUILD = HERE / "build"
 # verified tarballs outlive the clone (and its `git clean`)
 DOWNLOADS = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mpi-wasm-embedder-sources"
@@ -99,30 +101,6 @@ def verify(path, name):
         raise FetchError(f"{path}: SHA-256 {digest}, expected {src['sha256']} ({src['debian_source']})")
 
 
-def _apt_entries(apt_dir):
-    """(types, uris, suites, components) of every enabled apt source: one-line
-    `.list` files and deb822 `.sources` files."""
-    files = [apt_dir / "sources.list"] + sorted((apt_dir / "sources.list.d").glob("*"))
-    for f in files:
-        if not f.is_file():
-            continue
-        text = f.read_text(errors="replace")
-        if f.suffix == ".sources":
-            for stanza in re.split(r"\n\s*\n", text):
-                fields = {}
-                for line in stanza.splitlines():
-                    if ":" in line and not line.lstrip().startswith("#"):
-                        key, value = line.split(":", 1)
-                        fields[key.strip().lower()] = value.split()
-                if fields.get("enabled", ["yes"])[0].lower() != "no":
-                    yield fields.get("types", []), fields.get("uris", []), fields.get("suites", []), fields.get("components", [])
-        elif f.name == "sources.list" or f.suffix == ".list":
-            for line in text.splitlines():
-                words = re.sub(r"\[[^]]*\]", "", line.split("#", 1)[0]).split()  # drop [options]
-                if len(words) >= 3 and words[0] in ("deb", "deb-src"):
-                    yield [words[0]], [words[1]], [words[2]], words[3:]
-
-
 def apt_mirror(apt_dir=APT_DIR, codename=None):
     """The Debian archive this machine's apt uses: the URI of the first source
     that serves the release's own suite (e.g. `bookworm`, not
@@ -132,10 +110,8 @@ def apt_mirror(apt_dir=APT_DIR, codename=None):
         text = os_release.read_text() if os_release.exists() else ""
         m = re.search(r"^VERSION_CODENAME=\"?([^\"\n]*)", text, re.M)
         codename = m.group(1) if m else ""
-    for types, uris, suites, components in _apt_entries(Path(apt_dir)):
-        if codename and codename in suites and "main" in components and uris and ("deb" in types or "deb-src" in types):
-            return uris[0]
-    return None
+    source = apt_sources.first(codename, apt_dir, ("deb", "deb-src"), "main") if codename else None
+    return source.uris[0] if source else None
 
 
 def default_mirror():

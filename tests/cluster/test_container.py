@@ -233,19 +233,22 @@ def apt_dir(tmp_path):
 
 
 def test_mirror_is_derived_from_apt_sources(apt_dir, tmp_path):
+    """scripts/apt_sources.py, through make-base-image.sh's function: the
+    first enabled deb source of the suite, continuation lines and all."""
     script = DOCKER / "make-base-image.sh"
-    r = source_fn(script, f'apt_source_for_suite bookworm $(apt_source_files "{apt_dir}")')
+    r = source_fn(script, f'apt_source_for_suite bookworm "{apt_dir}"')
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\t")[:2] == ["http://mirror.invalid/debian/", "main contrib"]
-    r = source_fn(script, f'apt_source_for_suite bookworm-security $(apt_source_files "{apt_dir}")')
+    r = source_fn(script, f'apt_source_for_suite bookworm-security "{apt_dir}"')
     assert r.stdout.startswith("http://security.invalid/debian-security\t")
-    r = source_fn(script, f'apt_source_for_suite sid $(apt_source_files "{apt_dir}")')
+    r = source_fn(script, f'apt_source_for_suite sid "{apt_dir}"')
     assert r.returncode != 0 and r.stdout == ""
-    # one-line format, options included
-    lst = tmp_path / "sources.list"
-    lst.write_text("deb-src http://src.invalid/debian bookworm main\n"
-                   "deb [arch=amd64 signed-by=/k.gpg] http://one.invalid/debian bookworm main non-free # x\n")
-    r = source_fn(script, f'apt_source_for_suite bookworm "{lst}"')
+    # one-line format, options included; a deb-src line is no source for debootstrap
+    one = tmp_path / "one-line"
+    (one / "sources.list.d").mkdir(parents=True)
+    (one / "sources.list").write_text("deb-src http://src.invalid/debian bookworm main\n"
+                                      "deb [arch=amd64 signed-by=/k.gpg] http://one.invalid/debian bookworm main non-free # x\n")
+    r = source_fn(script, f'apt_source_for_suite bookworm "{one}"')
     assert r.stdout.rstrip("\n").split("\t") == ["http://one.invalid/debian", "main non-free", "/k.gpg"]
     # a directory given as the mirror becomes a file: URI
     r = source_fn(script, f'mirror_url "{tmp_path}"; mirror_url http://given.invalid/debian/')
