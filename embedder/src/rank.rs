@@ -2,7 +2,7 @@
 //! environment (OpenMPI, MPICH/Hydra, PMIx, Slurm). Used only to keep
 //! start-up notices to one rank; MPI itself is the authority once it runs.
 pub fn launcher_rank() -> Option<u32> {
-    const VARS: [&str; 4] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"];
+    const VARS: [&str; 5] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "PALS_RANKID", "SLURM_PROCID"];
     VARS.iter().find_map(|v| std::env::var(v).ok()?.parse().ok())
 }
 

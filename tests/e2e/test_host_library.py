@@ -88,7 +88,7 @@ def test_a_library_that_cannot_serve_ends_every_rank_with_one_message(build, run
 
 def launched_by(**variables):
     """This environment with only the given launcher variables."""
-    launcher = ("OMPI_", "PMIX_", "PMI_", "HYDRA_", "SLURM_", "EMBEDDER_MPI_LIB")
+    launcher = ("OMPI_", "PMIX_", "PMI_", "HYDRA_", "PALS_", "SLURM_", "EMBEDDER_MPI_LIB")
     env = {k: v for k, v in os.environ.items() if not k.startswith(launcher)}
     return {**env, **variables}
 
@@ -114,6 +114,17 @@ def test_under_srun_pmix_open_mpis_library_is_the_first_guess(embedder):
     info = dict(line.split("\t", 1) for line in r.stdout.splitlines())
     assert info["chosen"] == "PMIX_RANK is set under srun: Open MPI's library first", info
     assert info["family"] == "Open MPI" and OPENMPI_LIB in info["library"], info
+
+
+def test_under_srun_cray_shasta_an_mpich_library_is_the_first_guess(embedder):
+    """srun --mpi=cray_shasta (and Cray's own PALS launcher) set PALS_RANKID:
+    Cray MPICH is of the MPICH family."""
+    env = launched_by(PALS_RANKID="0", PALS_APID="1.0", SLURM_STEP_ID="0")
+    r = subprocess.run([embedder, "inspect", "--mpi"], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert r.returncode == 0, r.stderr
+    info = dict(line.split("\t", 1) for line in r.stdout.splitlines())
+    assert info["chosen"] == "PALS_RANKID is set under srun: MPICH's library first", info
+    assert info["family"] == "MPICH", info
 
 
 def test_the_environment_variable_selects_the_library_too(build, run_wasm):

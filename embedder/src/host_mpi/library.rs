@@ -3,7 +3,7 @@
 //!
 //! Order: `--mpi-lib PATH` / `EMBEDDER_MPI_LIB`; else the family the
 //! launcher's environment names (Open MPI's and PMIx's `OMPI_*`/`PMIX_*`,
-//! MPICH Hydra's and PMI's `HYDRA_*`/`PMI_*`) and that family's library on the
+//! MPICH Hydra's and PMI's `HYDRA_*`/`PMI_*`, Cray PALS's `PALS_RANKID`) and that family's library on the
 //! loader path; else `libmpi.so` on the loader path. Under Slurm's `srun` the
 //! PMIx/PMI variables are a first guess, not a requirement. The library is loaded
 //! `RTLD_GLOBAL` (Open MPI's plugins need its symbols) and functions are
@@ -145,6 +145,8 @@ pub fn launcher() -> Option<Launcher> {
         (Family::Mpich, &["HYDRA_"][..], true),
         (Family::OpenMpi, &["PMIX_RANK"][..], false),
         (Family::Mpich, &["PMI_RANK", "PMI_FD", "PMI_PORT"][..], false),
+        // HPE's PALS (Cray EX's launcher, and srun --mpi=cray_shasta) serves Cray MPICH
+        (Family::Mpich, &["PALS_RANKID"][..], false),
     ] {
         if let Some(var) = find(prefixes) {
             return Some(Launcher { family, var, binding: own || !under_srun });
