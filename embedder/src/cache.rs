@@ -61,6 +61,8 @@ pub enum Outcome {
     Compiled,
     /// Compiled by this process; no usable cache to store it in.
     Uncached,
+    /// Compiled by this process; storing it failed (a full or read-only cache).
+    Unstored,
 }
 
 impl Outcome {
@@ -71,7 +73,13 @@ impl Outcome {
             Outcome::Waited => "cache filled by another process",
             Outcome::Compiled => "compiled and cached",
             Outcome::Uncached => "compiled, cache not used",
+            Outcome::Unstored => "compiled, not stored in the cache",
         }
+    }
+
+    /// Whether a later run finds the module compiled (what `embedder compile` is for).
+    pub fn stored(self) -> bool {
+        !matches!(self, Outcome::Uncached | Outcome::Unstored)
     }
 }
 
@@ -177,6 +185,7 @@ impl Cache {
         if let Err(e) = w.store(key, &bytes) {
             // A read-only or full cache must not stop the job.
             tracing::warn!("cannot store compiled module in {}: {e:#}", w.dir.display());
+            return Ok((value, Outcome::Unstored));
         }
         Ok((value, Outcome::Compiled))
     }
@@ -595,6 +604,7 @@ mod tests {
         // a directory where the entry file should go makes the rename fail
         fs::create_dir(entry_path(dir.path(), &KEY)).unwrap();
         let (v, o) = cache.get_or_compile(&KEY, ok_load, || Ok(()), || Ok((b"x".to_vec(), b"x".to_vec()))).unwrap();
-        assert_eq!((v.as_slice(), o), (&b"x"[..], Outcome::Compiled));
+        assert_eq!((v.as_slice(), o), (&b"x"[..], Outcome::Unstored));
+        assert!(!o.stored());
     }
 }

@@ -224,10 +224,21 @@ pub fn compile_command(common: &Common, args: &CompileArgs) -> Result<u8> {
     if common.no_cache {
         bail!("`embedder compile` fills the cache; it cannot be used with --no-cache");
     }
+    let mut unstored = Vec::new();
     for path in &args.modules {
         let loaded = load(common, path)?;
         let what = loaded.outcome.map_or("compiled", |o| o.describe());
         crate::say!("{}: {what} ({} backend, {:.3} s)", path.display(), common.backend.name(), loaded.seconds);
+        if !loaded.outcome.is_some_and(|o| o.stored()) {
+            unstored.push(path.display().to_string());
+        }
+    }
+    // a warm-up step that stored nothing must not pass: every rank would compile
+    if !unstored.is_empty() {
+        bail!(
+            "nothing stored in the compile cache for {} (see the warning above); the job's ranks would each compile",
+            unstored.join(", ")
+        );
     }
     Ok(0)
 }

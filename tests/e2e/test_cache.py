@@ -49,6 +49,28 @@ def test_compile_subcommand_fills_the_cache_per_backend(build, embedder, tmp_pat
     assert timing_outcomes(r.stderr) == ["cache hit"]
 
 
+def test_compile_that_stores_nothing_fails(build, embedder, tmp_path):
+    """`embedder compile` exists to fill the cache (a job's warm-up step):
+    when the cache is unusable (others may write it) or the entry cannot be
+    written, it says so and exits non-zero instead of passing silently."""
+    wasm = build.wasm(PROGRAMS / "exit_code.c")
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    r = run([embedder, "--cache-dir", shared, "compile", wasm])
+    assert r.returncode == 1, r.stderr
+    assert "compiled, cache not used" in r.stderr and "nothing stored in the compile cache" in r.stderr, r.stderr
+    # a usable cache whose entry cannot be written: a directory stands where the file goes
+    own = tmp_path / "own"
+    assert run([embedder, "--cache-dir", own, "compile", wasm]).returncode == 0
+    (entry,) = own.glob("*.bin")
+    entry.unlink()
+    entry.mkdir()
+    r = run([embedder, "--cache-dir", own, "compile", wasm])
+    assert r.returncode == 1 and "compiled, not stored in the cache" in r.stderr, r.stderr
+    assert "cannot store compiled module" in r.stderr, r.stderr
+
+
 def test_no_cache_writes_nothing(build, embedder, tmp_path):
     wasm = build.wasm(PROGRAMS / "exit_code.c")
     r = run([embedder, "--cache-dir", tmp_path / "c", "--no-cache", wasm])
