@@ -470,3 +470,25 @@ def check_short_phases(res):
     assert [r["ranks"] for r in projection] == ["1", "96", "768", "6144"]
     assert all(0 < float(r["ratio"]) < 2 for r in projection)
     assert "MPIWasm paper, measured" in report and "| 0.86 |" in report
+
+
+def test_srun_layout_spreads_ranks_over_nodes():
+    args = runner.parse_args(["--launcher", "srun", "--ranks-per-node", "2"])
+    assert args.mpirun == "srun"
+    assert runner.layout(args, 3) == ["-n", "3", "-N", "2", "--ntasks-per-node=2"]
+    assert runner.layout(args, 1) == ["-n", "1", "-N", "1", "--ntasks-per-node=1"]
+    assert runner.layout(runner.parse_args(["--launcher", "srun"]), 4) == ["-n", "4"]
+    assert runner.layout(runner.parse_args([]), 4) == ["-np", "4"]
+
+
+def test_phases_programs_and_layout_options_are_checked(capsys):
+    assert runner.parse_args(["--external", "off"]).phases == [p for p in runner.PHASES if p != "external"]
+    assert runner.parse_args(["--external", "only"]).phases == ["external"]
+    assert runner.parse_args(["--phases", "main", "--programs", "imb"]).programs == ["imb"]
+    for bad in (["--phases", "main,nonsense"], ["--programs", "imb,lulesh"], ["--programs", ","],
+                ["--ranks-per-node", "0"], ["--ranks-per-node", "-3"]):
+        with pytest.raises(SystemExit) as e:
+            runner.parse_args(bad)
+        assert e.value.code == 2, bad
+    err = capsys.readouterr().err
+    assert "unknown phase(s) ['nonsense']" in err and "--ranks-per-node must be >= 1" in err

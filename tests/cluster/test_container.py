@@ -208,7 +208,7 @@ def apt_dir(tmp_path):
     (d / "sources.list.d").mkdir(parents=True)
     (d / "sources.list.d" / "debian.sources").write_text(textwrap.dedent("""\
         Types: deb
-        URIs: http://off.invalid/debian
+        URIs: http://off.invalid/repo
         Suites: bookworm
         Components: main
         Enabled: no
@@ -216,19 +216,19 @@ def apt_dir(tmp_path):
         Types: deb deb-src
         # a comment inside a stanza
         URIs:
-          http://mirror.invalid/debian/
-          http://second.invalid/debian
+          http://mirror.invalid/repo/
+          http://second.invalid/repo
         Suites: bookworm bookworm-updates
         Components: main contrib
         Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
         Types: deb
-        URIs: http://security.invalid/debian-security
+        URIs: http://fixes.invalid/fixes-repo
         Suites: bookworm-security
         Components: main
         """))
     # apt ignores files that end otherwise
-    (d / "sources.list.d" / "old.list.disabled").write_text("deb http://ignored.invalid/debian bookworm main\n")
+    (d / "sources.list.d" / "old.list.disabled").write_text("deb http://ignored.invalid/repo bookworm main\n")
     return d
 
 
@@ -238,21 +238,21 @@ def test_mirror_is_derived_from_apt_sources(apt_dir, tmp_path):
     script = DOCKER / "make-base-image.sh"
     r = source_fn(script, f'apt_source_for_suite bookworm "{apt_dir}"')
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split("\t")[:2] == ["http://mirror.invalid/debian/", "main contrib"]
+    assert r.stdout.split("\t")[:2] == ["http://mirror.invalid/repo/", "main contrib"]
     r = source_fn(script, f'apt_source_for_suite bookworm-security "{apt_dir}"')
-    assert r.stdout.startswith("http://security.invalid/debian-security\t")
+    assert r.stdout.startswith("http://fixes.invalid/fixes-repo\t")
     r = source_fn(script, f'apt_source_for_suite sid "{apt_dir}"')
     assert r.returncode != 0 and r.stdout == ""
     # one-line format, options included; a deb-src line is no source for debootstrap
     one = tmp_path / "one-line"
     (one / "sources.list.d").mkdir(parents=True)
-    (one / "sources.list").write_text("deb-src http://src.invalid/debian bookworm main\n"
-                                      "deb [arch=amd64 signed-by=/k.gpg] http://one.invalid/debian bookworm main non-free # x\n")
+    (one / "sources.list").write_text("deb-src http://src.invalid/repo bookworm main\n"
+                                      "deb [arch=amd64 signed-by=/k.gpg] http://one.invalid/repo bookworm main non-free # x\n")
     r = source_fn(script, f'apt_source_for_suite bookworm "{one}"')
-    assert r.stdout.rstrip("\n").split("\t") == ["http://one.invalid/debian", "main non-free", "/k.gpg"]
+    assert r.stdout.rstrip("\n").split("\t") == ["http://one.invalid/repo", "main non-free", "/k.gpg"]
     # a directory given as the mirror becomes a file: URI
-    r = source_fn(script, f'mirror_url "{tmp_path}"; mirror_url http://given.invalid/debian/')
-    assert r.stdout.splitlines() == [f"file://{tmp_path}", "http://given.invalid/debian"]
+    r = source_fn(script, f'mirror_url "{tmp_path}"; mirror_url http://given.invalid/repo/')
+    assert r.stdout.splitlines() == [f"file://{tmp_path}", "http://given.invalid/repo"]
     # sourcing runs nothing
     r = source_fn(script, "true")
     assert r.returncode == 0 and r.stdout == "" and r.stderr == ""
@@ -289,19 +289,19 @@ tar -x -O ./etc/apt/sources.list.d/debian.sources > "{tmp_path}/image.sources"
     keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"  # the stanza's Signed-By, where it exists
     keyring_opt = f"--keyring={keyring} " if os.path.isfile(keyring) else ""
     assert re.fullmatch(rf"debootstrap --variant=minbase --components=main,contrib {re.escape(keyring_opt)}"
-                        rf"bookworm {re.escape(str(tmp))}/embedder-base\.\w+ http://mirror\.invalid/debian", calls[0]), calls[0]
+                        rf"bookworm {re.escape(str(tmp))}/embedder-base\.\w+ http://mirror\.invalid/repo", calls[0]), calls[0]
     assert calls[1].startswith("podman import") and calls[1].endswith("- localhost/embedder-base:bookworm"), calls[1]
     sources = (tmp_path / "image.sources").read_text()
-    assert "URIs: http://mirror.invalid/debian\nSuites: bookworm bookworm-updates\nComponents: main contrib" in sources
-    assert "URIs: http://security.invalid/debian-security\nSuites: bookworm-security" in sources
+    assert "URIs: http://mirror.invalid/repo\nSuites: bookworm bookworm-updates\nComponents: main contrib" in sources
+    assert "URIs: http://fixes.invalid/fixes-repo\nSuites: bookworm-security" in sources
     assert list(tmp.iterdir()) == [], "temporary root left behind"
 
     # an explicit mirror wins; a failing debootstrap still leaves nothing behind
     fake_tool(bin_dir / "debootstrap", f'echo "debootstrap $*" >> "{log}"; mkdir -p "${{@: -2:1}}/x"; exit 3\n')
-    r = subprocess.run([str(DOCKER / "make-base-image.sh"), "http://override.invalid/debian"], env=env,
+    r = subprocess.run([str(DOCKER / "make-base-image.sh"), "http://override.invalid/repo"], env=env,
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 3
-    assert log.read_text().splitlines()[-1].endswith(" http://override.invalid/debian")
+    assert log.read_text().splitlines()[-1].endswith(" http://override.invalid/repo")
     assert list(tmp.iterdir()) == []
 
 

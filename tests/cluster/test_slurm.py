@@ -258,3 +258,42 @@ def test_scancel_ends_every_rank(slurm, builds, tmp_path):
             break
         time.sleep(0.5)
     assert "JobState=CANCELLED" in state, state
+
+
+# -- bad input ------------------------------------------------------------------
+
+def test_scripts_refuse_to_run_outside_a_job(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
+    env.update(EMBEDDER_HOME=str(ROOT), SLURM_SUBMIT_DIR=str(tmp_path), NATIVE="/bin/true", WASM="/dev/null")
+    for script in ("run-app.sbatch", "native-vs-wasm.sbatch", "imb-sweep.sbatch"):
+        r = subprocess.run(["bash", JOBSCRIPTS / script], capture_output=True, text=True, timeout=30, env=env,
+                           cwd=tmp_path)
+        assert r.returncode == 2, (script, r.stdout, r.stderr)
+        assert "not inside a Slurm job: submit with sbatch" in r.stderr, r.stderr
+
+
+def test_bad_knobs_fail_the_job_with_a_message(slurm, builds, tmp_path):
+    rc, out, _ = sbatch(slurm, "run-app.sbatch", tmp_path / "launch", "-N", "1", "--ntasks-per-node=1",
+                        APP=builds["wasm"], LAUNCH="ssh", CACHE_DIR=tmp_path / "cache")
+    assert rc != 0 and "LAUNCH is srun or mpirun, not 'ssh'" in out, out
+    rc, out, _ = sbatch(slurm, "run-app.sbatch", tmp_path / "app", "-N", "1", "--ntasks-per-node=1",
+                        APP=tmp_path / "missing.wasm", CACHE_DIR=tmp_path / "cache")
+    assert rc != 0 and f"cannot read {tmp_path / 'missing.wasm'}" in out, out
+    assert "rank " not in out  # the warm-up step failed the job before any rank started
+    rc, out, _ = sbatch(slurm, "native-vs-wasm.sbatch", tmp_path / "pairs", "-N", "1", "--ntasks-per-node=1",
+                        WASM=builds["wasm"], CACHE_DIR=tmp_path / "cache")
+    assert rc != 0 and "set NATIVE to the natively built program" in out, out
+    rc, out, _ = sbatch(slurm, "run-app.sbatch", tmp_path / "emb", "-N", "1", "--ntasks-per-node=1",
+                        APP=builds["wasm"], EMBEDDER=tmp_path / "no-embedder")
+    assert rc == 2 and "no embedder at" in out, out
+
+
+def test_sweep_larger_than_the_allocation_fails(slurm, tmp_path):
+    """A layout the allocation cannot hold (3 nodes of 2) fails the job
+    rather than producing a table with a hole."""
+    rc, out, _ = sbatch(slurm, "imb-sweep.sbatch", tmp_path, "-N", "2", "--ntasks-per-node=1",
+                        NODES_LIST="3", RANKS_PER_NODE_LIST="1", REPS=1, BENCH_ARGS="--quick", PLOT=0,
+                        MPICC="mpicc.openmpi", RESULTS_DIR=tmp_path / "results", CACHE_DIR=tmp_path / "cache",
+                        timeout=300)
+    assert rc != 0, out
+    assert "EXIT" in out, out
