@@ -26,6 +26,23 @@ class SlurmError(RuntimeError):
     pass
 
 
+def pids_with_env(assignment, sessions=()):
+    """Live processes (not this one) whose environment holds `assignment`
+    ("NAME=value"), or that lead or belong to one of `sessions`."""
+    marker = assignment.encode()
+    pids = set()
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit() or int(p.name) == os.getpid():
+            continue
+        try:
+            sid = int((p / "stat").read_text().rsplit(")", 1)[1].split()[3])
+            if sid in sessions or marker in (p / "environ").read_bytes().split(b"\0"):
+                pids.add(int(p.name))
+        except (OSError, ValueError, IndexError):
+            pass
+    return pids
+
+
 def free_ports(n):
     socks = [socket.socket() for _ in range(n)]
     try:
@@ -181,17 +198,7 @@ MinJobAge=600
     def job_processes(self, job_id):
         """Pids of live processes that belong to job `job_id` (by SLURM_JOB_ID
         in their environment)."""
-        marker = f"SLURM_JOB_ID={job_id}".encode()
-        pids = []
-        for p in Path("/proc").iterdir():
-            if not p.name.isdigit():
-                continue
-            try:
-                if marker in (p / "environ").read_bytes().split(b"\0"):
-                    pids.append(int(p.name))
-            except OSError:
-                pass
-        return pids
+        return sorted(pids_with_env(f"SLURM_JOB_ID={job_id}"))
 
     def logs(self, tail=40):
         parts = []
@@ -209,19 +216,7 @@ MinJobAge=600
         """Every process started under this cluster: its daemons' sessions and
         anything whose environment names this cluster's configuration (job
         scripts, steps, ranks, mpirun's daemons)."""
-        marker = f"SLURM_CONF={self.conf}".encode()
-        sessions = {proc.pid for _, proc in self.procs}
-        pids = set()
-        for p in Path("/proc").iterdir():
-            if not p.name.isdigit() or int(p.name) == os.getpid():
-                continue
-            try:
-                sid = int((p / "stat").read_text().rsplit(")", 1)[1].split()[3])
-                if sid in sessions or marker in (p / "environ").read_bytes().split(b"\0"):
-                    pids.add(int(p.name))
-            except (OSError, ValueError, IndexError):
-                pass
-        return pids
+        return pids_with_env(f"SLURM_CONF={self.conf}", sessions={proc.pid for _, proc in self.procs})
 
     def stop(self):
         if self.conf.exists() and any(proc.poll() is None for _, proc in self.procs):
