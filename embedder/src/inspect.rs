@@ -47,6 +47,8 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
     for (module, name, is_func) in &imports {
         let status = if module.starts_with("wasi") {
             "WASI"
+        } else if module == crate::host_facts::MODULE && crate::host_facts::FUNCTIONS.contains(&name.as_str()) {
+            "provided (host facts)"
         } else if module == "env" && provided.contains(&name.trim_start_matches('P')) {
             "provided"
         } else if *is_func && mpi::is_mpi_import(module, name) {

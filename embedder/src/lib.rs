@@ -7,6 +7,7 @@ mod cache;
 pub mod cli;
 pub mod engine;
 mod guest_memory;
+mod host_facts;
 mod handles;
 mod host_mpi;
 mod llvm_dump;

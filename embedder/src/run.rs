@@ -9,7 +9,7 @@ use wasmer_wasix::{wasmer_wasix_types::wasi::ExitCode, WasiError};
 
 use crate::{
     cli::{Common, RunArgs},
-    engine, host_mpi,
+    engine, host_facts, host_mpi,
     mpi::{self, Fatal, MpiEnv, TRAP_EXIT},
     rank, reservation, wasi,
 };
@@ -37,6 +37,7 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let mpi_env = FunctionEnv::new(&mut store, MpiEnv::with_args(guest_args));
     let mut imports = Imports::new();
     mpi::register(&mut store, &mpi_env, &mut imports);
+    host_facts::register(&mut store, &mpi_env, &mut imports);
     let mut missing = Vec::new();
     for import in loaded.module.imports() {
         let (ns, name) = (import.module(), import.name());

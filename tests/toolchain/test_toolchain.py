@@ -361,12 +361,17 @@ def test_undefined_data_symbol_fails_to_link(tmp_path):
 
 
 def test_undefined_non_mpi_function_fails_to_link(tmp_path):
-    # so configure/CMake function checks are truthful (gethostname is not in WASI libc)
-    src = write(tmp_path / "gh.c", "int gethostname(char *, unsigned long);\n"
-                "int main(void) { char b[8]; return gethostname(b, 8); }\n")
-    proc = run([MPICC, src, "-o", tmp_path / "gh.wasm"], check=False)
+    # so configure/CMake function checks are truthful: fork is in no library
+    src = write(tmp_path / "fk.c", "int fork(void);\nint main(void) { return fork(); }\n")
+    proc = run([MPICC, src, "-o", tmp_path / "fk.wasm"], check=False)
     assert proc.returncode != 0
-    assert "undefined symbol: gethostname" in proc.stderr
+    assert "undefined symbol: fork" in proc.stderr
+    # gethostname comes from the porting layer; without it, it is missing too
+    gh = write(tmp_path / "gh.c", "#include <unistd.h>\nint main(void) { char b[8]; return gethostname(b, 8); }\n")
+    run([MPICC, gh, "-o", tmp_path / "gh.wasm"])
+    assert load_wasm(tmp_path / "gh.wasm").func_imports("wasm_mpi_host") == {"host_name"}
+    proc = run([MPICC, "-wasm-strict", gh, "-o", tmp_path / "gh-strict.wasm"], check=False)
+    assert proc.returncode != 0 and "undefined symbol: gethostname" in proc.stderr
 
 
 def test_pmpi_names_are_importable(tmp_path):
@@ -491,10 +496,59 @@ def test_emulated_libraries_link(tmp_path):
         tmp_path / "sig.c",
         "#include <signal.h>\nint main(void) { signal(SIGINT, SIG_IGN); return 0; }\n",
     )
-    proc = run([MPICC, src, "-o", tmp_path / "nosig.wasm"], check=False)
-    assert proc.returncode != 0
-    run([MPICC, "-D_WASI_EMULATED_SIGNAL", src, "-o", tmp_path / "sig.wasm", "-lwasi-emulated-signal"])
+    run([MPICC, *STRICT, src, "-o", tmp_path / "sig.wasm"])
     assert "signal" not in load_wasm(tmp_path / "sig.wasm").func_imports("env")
+    proc = run([MPICC, "-wasm-strict", src, "-o", tmp_path / "nosig.wasm"], check=False)
+    assert proc.returncode != 0 and "_WASI_EMULATED_SIGNAL" in proc.stderr
+    # by hand, as before the layer, still works in strict mode
+    run([MPICC, "-wasm-strict", "-D_WASI_EMULATED_SIGNAL", src, "-o", tmp_path / "sig2.wasm", "-lwasi-emulated-signal"])
+
+
+def test_porting_layer_flags(tmp_path):
+    words = run([MPICC, "-show", "x.c", "-o", "x.wasm", "-lm"]).stdout.split()
+    for e in ("SIGNAL", "PROCESS_CLOCKS", "GETPID", "MMAN"):
+        assert f"-D_WASI_EMULATED_{e}" in words
+    for f in ("sysconf", "uname", "malloc"):
+        assert f"-Wl,--wrap={f}" in words
+    compat = [w for w in words if w.endswith("libwasm-mpi-compat.a")]
+    assert len(compat) == 1 and Path(compat[0]).is_file()
+    # the layer's libraries come after the user's, so they resolve what those leave
+    assert words.index("-lm") < words.index(compat[0]) < words.index("-lwasi-emulated-signal")
+    assert f"{REPO}/toolchain/include" in words
+    strict = run([MPICC, "-show", "-wasm-strict", "x.c"]).stdout.split()
+    assert "-wasm-strict" not in strict
+    assert not any("EMULATED" in w or "--wrap" in w or "compat" in w or "toolchain/include" in w for w in strict)
+    assert "-D_WASI_EMULATED_MMAN" in run([MPICC, "-showme:compile"]).stdout.split()
+    assert any(w.endswith("libwasm-mpi-compat.a") for w in run([MPICC, "-showme:link"]).stdout.split())
+
+
+def test_compat_imports_only_what_is_called(tmp_path):
+    """A module that calls none of gethostname, uname, sysconf and
+    sched_getaffinity imports nothing from the embedder's wasm_mpi_host
+    module, so it runs on any WASI runtime."""
+    plain = write(tmp_path / "plain.c", "#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n"
+                  "int main(void) { char *p = malloc(1 << 20); printf(\"%ld\\n\", (long)clock()); "
+                  "free(p); return 0; }\n")
+    run([MPICC, *STRICT, plain, "-o", tmp_path / "plain.wasm"])
+    mod = load_wasm(tmp_path / "plain.wasm")
+    assert all(m == "wasi_snapshot_preview1" for (m, _, _) in mod.imports), mod.imports
+    assert "malloc" in mod.exports and "__wrap_malloc" not in mod.exports
+    cpus = write(tmp_path / "cpus.c", "#include <unistd.h>\nint main(void) { return sysconf(_SC_NPROCESSORS_ONLN) < 1; }\n")
+    run([MPICC, cpus, "-o", tmp_path / "cpus.wasm"])
+    assert load_wasm(tmp_path / "cpus.wasm").func_imports("wasm_mpi_host") == {"cpu_count"}
+
+
+def test_cxx_exceptions_fail_clearly(tmp_path):
+    src = write(tmp_path / "throw.cpp", "#include <stdexcept>\n"
+                "int f(int x) { if (x < 0) throw std::runtime_error(\"negative\"); return x; }\n"
+                "int main() { try { return f(1); } catch (const std::exception &) { return 1; } }\n")
+    proc = run([MPICXX, "-c", src, "-o", tmp_path / "throw.o"], check=False)
+    assert proc.returncode != 0
+    assert "exceptions disabled" in proc.stderr
+    assert "C++ exceptions are not available" in proc.stderr and "Wasmer 4.4" in proc.stderr
+    proc = run([MPICXX, "-fexceptions", "-c", src, "-o", tmp_path / "throw.o"], check=False)
+    assert proc.returncode != 0 and "-fexceptions: C++ exceptions are not available" in proc.stderr
+    assert not (tmp_path / "throw.o").exists()
 
 
 def test_clang_errors_keep_exit_code(tmp_path):

@@ -12,6 +12,8 @@
 #   WASM_CC        C compiler to use instead of the newest Debian clang-N
 #   WASM_CXX       C++ compiler (default: WASM_CC with clang -> clang++)
 #   WASM_TARGET    target triple (default wasm32-wasi)
+#   WASM_MPI_COMPAT_DIR  where the compat library is built (default
+#                  toolchain/lib, else $XDG_CACHE_HOME/wasm-mpi-toolchain)
 
 wasm_mpi_die() {
     printf '%s: %s\n' "${WASM_MPI_NAME}" "$*" >&2
@@ -108,6 +110,80 @@ or set WASI_SDK_PATH or WASM_CC"
     WASM_MPI_SYSFLAGS+=(-idirafter "$inc")
 }
 
+# The porting layer (toolchain/README.md, "The porting layer"): wasi-libc's
+# emulations and our compat library, on unless -wasm-strict.
+WASM_MPI_EMULATIONS=(signal process-clocks getpid mman)
+WASM_MPI_WRAPPED=(sysconf uname malloc)
+
+# The llvm-ar that goes with the compiler (GNU ar cannot index wasm objects).
+wasm_mpi_ar() {
+    local cc=$1 dir="" base="$1"
+    if [[ "$cc" == */* ]]; then
+        dir="${cc%/*}/"
+        base="${cc##*/}"
+    fi
+    base="${base/clang++/clang}"
+    local ar
+    for ar in "${dir}llvm-ar${base#clang}" "${dir}llvm-ar" llvm-ar llvm-ar-19 llvm-ar-18 llvm-ar-17 llvm-ar-16; do
+        if command -v "$ar" >/dev/null 2>&1; then
+            printf '%s\n' "$ar"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Print the path of libwasm-mpi-compat.a for this compiler, building it
+# from toolchain/compat/ first if it is missing or older than its sources.
+# Builds are serialized with flock, so parallel makes share one.
+wasm_mpi_compat_lib() {
+    local here=$1 src="$1/compat" dir="${WASM_MPI_COMPAT_DIR:-$1/lib}"
+    if ! { mkdir -p "$dir" && [[ -w "$dir" ]]; } 2>/dev/null; then
+        dir="${XDG_CACHE_HOME:-$HOME/.cache}/wasm-mpi-toolchain"
+    fi
+    local cc_id
+    cc_id=$(printf '%s' "$WASM_MPI_CC ${WASM_MPI_SYSFLAGS[*]}" | cksum | cut -d' ' -f1)
+    dir="$dir/compat-$cc_id"
+    local lib="$dir/libwasm-mpi-compat.a"
+    mkdir -p "$dir" || wasm_mpi_die "cannot create $dir for the compat library"
+    if [[ -f "$lib" && -z "$(find "$src" -newer "$lib" -print -quit)" ]]; then
+        printf '%s\n' "$lib"
+        return
+    fi
+    (
+        flock 9 || exit 1
+        [[ -f "$lib" && -z "$(find "$src" -newer "$lib" -print -quit)" ]] && exit 0
+        local ar c tmp e defs=() cflags=() skip=""
+        # the sysroot flags without wasm-mpicxx's libc++ include directory
+        for e in "${WASM_MPI_SYSFLAGS[@]}"; do
+            if [[ "$e" == -isystem ]]; then
+                skip=yes
+            elif [[ -n "$skip" ]]; then
+                skip=""
+                [[ "$e" == */c++/v1 ]] || cflags+=(-isystem "$e")
+            else
+                cflags+=("$e")
+            fi
+        done
+        for e in "${WASM_MPI_EMULATIONS[@]}"; do
+            e="${e^^}"
+            defs+=("-D_WASI_EMULATED_${e//-/_}")
+        done
+        ar=$(wasm_mpi_ar "$WASM_MPI_CC") || { echo "no llvm-ar for $WASM_MPI_CC" >&2; exit 1; }
+        tmp=$(mktemp -d "$dir/build.XXXXXX") || exit 1
+        for c in "$src"/*.c; do
+            # always compiled as C, also when wasm-mpicxx triggers the build
+            "${WASM_MPI_CC/clang++/clang}" "--target=${WASM_MPI_TARGET}" "${cflags[@]}" \
+                -isystem "$here/include" -O2 "${defs[@]}" -c "$c" -o "$tmp/$(basename "${c%.c}").o" || { rm -rf "$tmp"; exit 1; }
+        done
+        "$ar" rcs "$tmp/lib.a" "$tmp"/*.o && mv -f "$tmp/lib.a" "$lib"
+        local rc=$?
+        rm -rf "$tmp"
+        exit $rc
+    ) 9>"$dir/.lock" || wasm_mpi_die "building the compat library from $src failed"
+    printf '%s\n' "$lib"
+}
+
 wasm_mpi_main() {
     local here
     here=$(cd "${WASM_MPI_SELF%/*}/.." && pwd) || exit 1
@@ -117,7 +193,7 @@ wasm_mpi_main() {
     [[ -f "$header_dir/mpi.h" ]] || wasm_mpi_die "$header_dir/mpi.h missing (python3 mpi-header/gen/gen_mpi_h.py)"
 
     # ---- classify the arguments ------------------------------------------
-    local show="" link=yes have_opt="" have_input="" have_source="" have_slp=""
+    local show="" link=yes have_opt="" have_input="" have_source="" have_slp="" strict=""
     local -a args=()
     local expect_value="" a
     for a in "$@"; do
@@ -135,6 +211,15 @@ wasm_mpi_main() {
                 show="${a#-}"
                 show="${show#-}"
                 continue
+                ;;
+            -wasm-strict | --wasm-strict)
+                strict=yes
+                continue
+                ;;
+            -fexceptions | -fcxx-exceptions | -fwasm-exceptions)
+                wasm_mpi_die "$a: C++ exceptions are not available (the engine, Wasmer 4.4, has no \
+WebAssembly exception handling, and the wasm libc++ is built without them); code that throws or \
+catches must be built with -fno-exceptions (toolchain/README.md, \"C++\")"
                 ;;
             -c | -S | -E | -M | -MM | -fsyntax-only | -emit-ast | --precompile)
                 link=""
@@ -180,6 +265,15 @@ wasm_mpi_main() {
         compile_flags+=(-fno-exceptions)
     fi
     compile_flags+=("-I${header_dir}")
+    local e
+    if [[ -z "$strict" ]]; then
+        # ahead of the libc headers: declarations wasi-libc leaves out
+        compile_flags+=(-isystem "$here/include")
+        for e in "${WASM_MPI_EMULATIONS[@]}"; do
+            e="${e^^}"
+            compile_flags+=("-D_WASI_EMULATED_${e//-/_}")
+        done
+    fi
 
     # Only the MPI functions may stay undefined: they become imports from
     # "env" that the embedder provides.  Any other undefined symbol (a libc
@@ -198,6 +292,22 @@ wasm_mpi_main() {
         -Wl,-z,stack-size=8388608
         -mexec-model=command
     )
+    # The porting layer's libraries go after the user's objects and
+    # libraries (they resolve what those leave undefined).
+    local -a layer_libs=()
+    if [[ -z "$strict" ]]; then
+        for e in "${WASM_MPI_WRAPPED[@]}"; do
+            link_flags+=("-Wl,--wrap=$e")
+        done
+        if [[ -n "$show" || (-n "$link" && -n "$have_input") ]]; then
+            local compat
+            compat=$(wasm_mpi_compat_lib "$here") || exit 1
+            layer_libs+=("$compat")
+        fi
+        for e in "${WASM_MPI_EMULATIONS[@]}"; do
+            layer_libs+=("-lwasi-emulated-$e")
+        done
+    fi
 
     # Defaults go first so that user flags (which come later) win.
     local -a default_flags=()
@@ -227,7 +337,7 @@ wasm_mpi_main() {
             exit 0
             ;;
         showme:link)
-            wasm_mpi_print_words "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSFLAGS[@]}" "${link_flags[@]}"
+            wasm_mpi_print_words "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSFLAGS[@]}" "${link_flags[@]}" "${layer_libs[@]}"
             exit 0
             ;;
         showme:incdirs)
@@ -250,7 +360,7 @@ wasm_mpi_main() {
             ;;
         link-info | link_info)
             wasm_mpi_print_words "$WASM_MPI_CC" "${default_flags[@]}" "${compile_flags[@]}" \
-                "${link_flags[@]}" "${args[@]}"
+                "${link_flags[@]}" "${args[@]}" "${layer_libs[@]}"
             exit 0
             ;;
     esac
@@ -265,16 +375,29 @@ wasm_mpi_main() {
         # Linking objects and archives only: compile flags would draw
         # "argument unused" warnings (-nostdlibinc).
         cmd=("$WASM_MPI_CC" "${default_flags[@]}" "--target=${WASM_MPI_TARGET}" "${WASM_MPI_SYSROOT[@]}"
-            "${link_flags[@]}" "${args[@]}")
+            "${link_flags[@]}" "${args[@]}" "${layer_libs[@]}")
     else
         cmd=("$WASM_MPI_CC" "${default_flags[@]}" "${compile_flags[@]}")
         [[ -z "$link" ]] || cmd+=("${link_flags[@]}")
         cmd+=("${args[@]}")
+        [[ -z "$link" ]] || cmd+=("${layer_libs[@]}")
     fi
 
     if [[ -n "$show" ]]; then
         wasm_mpi_print_words "${cmd[@]}"
         exit 0
+    fi
+    if [[ "$WASM_MPI_LANG" == c++ && -n "$have_source" ]]; then
+        # clang's own error for a throw is terse; say why and what to do.
+        local errs rc=0
+        errs=$(mktemp) || exit 1
+        "${cmd[@]}" 2> >(tee "$errs" >&2) || rc=$?
+        wait
+        if ((rc != 0)) && grep -q "with exceptions disabled" "$errs"; then
+            printf '%s: note: C++ exceptions are not available in wasm modules (the engine, Wasmer 4.4, has no WebAssembly exception handling); replace throw/try/catch with error returns or std::abort (toolchain/README.md, "C++")\n' "$WASM_MPI_NAME" >&2
+        fi
+        rm -f "$errs"
+        exit "$rc"
     fi
     exec "${cmd[@]}"
 }

@@ -59,6 +59,11 @@ impl MpiEnv {
         Self { fns: None, known_size: 0, bridge: Bridge::new() }
     }
 
+    /// The guest's memory, once the module is instantiated.
+    pub fn memory(&self) -> Option<&wasmer::Memory> {
+        self.fns.as_ref().map(|f| &f.memory)
+    }
+
     /// With the guest's arguments (its program name first), which
     /// MPI_INFO_ENV describes.
     pub fn with_args(args: Vec<Vec<u8>>) -> Self {

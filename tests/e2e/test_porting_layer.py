@@ -1,0 +1,88 @@
+"""The toolchain's porting layer at run time (toolchain/README.md, "The
+porting layer"): what gethostname, uname, sysconf, sched_getaffinity,
+signals, process clocks, mmap and large mallocs answer in a wasm module,
+line by line against the same program built natively; and a C++ MPI
+program with templates, the STL and std::vector buffers."""
+import re
+import shutil
+import subprocess
+
+from conftest import MPI, PROGRAMS, ROOT, TIMEOUT
+
+WASM_MPICXX = ROOT / "toolchain" / "bin" / "wasm-mpicxx"
+NP = 2
+
+
+def same_lines(native, wasm):
+    """The lines both builds must print alike, sorted (ranks interleave)."""
+    keep = lambda out: sorted(x for x in out.splitlines() if x.startswith("rank "))  # noqa: E731
+    return keep(native), keep(wasm)
+
+
+def test_host_facts_match_native(build, run_wasm, run_native):
+    src = PROGRAMS / "porting_layer.c"
+    n = run_native(build.native(src), np=NP)
+    assert n.returncode == 0, n.stderr
+    w = run_wasm(build.wasm(src), np=NP)
+    assert w.returncode == 0, w.stderr
+    native, wasm = same_lines(n.stdout, w.stdout)
+    assert len(native) == 6 * NP
+    assert wasm == native
+    # and what the native run shows is right
+    host = subprocess.run(["hostname"], capture_output=True, text=True).stdout.strip()
+    assert f"gethostname 0 {host}, = processor name 1, uname nodename {host}, short buffer refused 1" in n.stdout
+    assert "raise ran handler 1, clock ok 1, getrusage 0, getpid positive 1" in w.stdout
+    assert "anonymous mmap zeroed 1" in w.stdout and "4 MiB exchanged intact 1" in w.stdout
+    # facts of the sandbox
+    stack = 8 * 1024 * 1024
+    for r in range(NP):
+        m = re.search(rf"wasm-only rank {r}: getrlimit 0 0 0 core 0 stack (\d+) as (\d+), lower core 0, "
+                      r"raise as -1 errno EPERM", w.stdout)
+        assert m, w.stdout
+        assert stack <= int(m.group(1)) < stack + 65536 and int(m.group(2)) == 1 << 32
+        assert f"wasm-only rank {r}: 4 MiB blocks page-aligned 1" in w.stdout
+
+
+def test_affinity_follows_the_launchers_binding(build, run_wasm, run_native):
+    """sched_getaffinity counts the CPUs the rank is bound to, as natively
+    (Open MPI: bound to a core each, and not bound)."""
+    src = PROGRAMS / "porting_layer.c"
+    binds = ("core", "none") if MPI == "openmpi" else ("default",)
+    counts = set()
+    for bind in binds:
+        env = {"OMPI_MCA_hwloc_base_binding_policy": bind} if bind != "default" else {}
+        n = run_native(build.native(src), np=NP, env=env)
+        w = run_wasm(build.wasm(src), np=NP, env=env)
+        assert n.returncode == 0 and w.returncode == 0, (bind, n.stderr, w.stderr)
+        pick = lambda out: sorted(re.findall(r"rank \d+: cpus online .*", out))  # noqa: E731
+        assert pick(w.stdout) == pick(n.stdout), bind
+        counts |= set(re.findall(r"count (\d+)", n.stdout))
+    if MPI == "openmpi" and int(subprocess.run(["nproc"], capture_output=True, text=True).stdout) > 1:
+        assert len(counts) == 2, f"binding did not change the affinity count: {counts}"
+
+
+def test_strict_mode_has_no_layer(build, run_wasm, tmp_path):
+    """-wasm-strict: the program cannot even be compiled (sys/resource.h
+    refuses without the process-clock emulation); a module that only calls
+    gethostname does not link."""
+    r = subprocess.run([str(ROOT / "toolchain" / "bin" / "wasm-mpicc"), "-wasm-strict", str(PROGRAMS / "porting_layer.c"),
+                        "-o", str(tmp_path / "p.wasm")], capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode != 0 and "_WASI_EMULATED_PROCESS_CLOCKS" in r.stderr
+
+
+def test_cxx_program_matches_native(run_wasm, run_native, mpi, tmp_path):
+    src = PROGRAMS / "porting_layer_cxx.cpp"
+    mpicxx = shutil.which(mpi.mpicc.replace("mpicc", "mpicxx"))
+    assert mpicxx, f"no C++ wrapper next to {mpi.mpicc}"
+    native, wasm = tmp_path / "cxx.native", tmp_path / "cxx.wasm"
+    for cmd in ([mpicxx, "-O2", "-std=c++17", src, "-o", native],
+                [WASM_MPICXX, "-std=c++17", "-Wall", "-Werror", src, "-o", wasm]):
+        r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=TIMEOUT)
+        assert r.returncode == 0, r.stderr
+    n = run_native(native, np=3)
+    w = run_wasm(wasm, np=3)
+    assert n.returncode == 0 and w.returncode == 0, (n.stderr, w.stderr)
+    assert w.stdout == n.stdout
+    assert "sorted ids: -2 -1 0 0 0 1 1 2 4" in n.stdout
+    assert "counts: negative=2 positive=4 zero=3" in n.stdout
+    assert "vector<long long> total: 393216 (expected 393216)" in n.stdout
