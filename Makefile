@@ -26,7 +26,7 @@ EXAMPLES := $(patsubst %.c,%.wasm,$(wildcard examples/*.c))
 RANKS ?= 1,2
 REPS ?= 3
 
-.PHONY: all setup build examples demo test unit e2e test-mpich test-mpi-abi test-openmpi5 mpi-wheels fuzz bench bench-twonode images clean
+.PHONY: all setup build examples demo test unit e2e test-mpich test-mpi-abi test-openmpi5 mpi-wheels fuzz bench bench-twonode realcodes images clean
 
 all: build examples
 
@@ -104,6 +104,12 @@ bench: build
 # 2 + 2 ranks as two hosts (network namespaces joined by a veth pair): TCP, not a real interconnect
 bench-twonode: build
 	python3 benchmarks/twonode/run.py --reps $(REPS)
+
+# benchmarks/realcodes: FFTW 3, hypre and p4est from Debian's sources, built
+# unmodified natively and to wasm (cached under $XDG_CACHE_HOME), their own
+# tests at 1, 2 and 4 ranks, native vs wasm; results/realcodes/<timestamp>/
+realcodes: build
+	python3 benchmarks/realcodes/realcodes.py --mpi $(MPI)
 
 # docker/build.sh: a debootstrap base from the machine's apt sources, then podman
 images: build

@@ -15,8 +15,9 @@ packages=(
   # llvm-ar/llvm-ranlib for archives of wasm objects (HPCC's HPL library)
   llvm-16
   # build tools and the test runner's interpreter; autoconf for the toolchain's
-  # configure --host=wasm32-wasi test
-  make cmake autoconf python3 python3-pip
+  # configure --host=wasm32-wasi test, automake and libtool for the real codes'
+  # own bootstrap (benchmarks/realcodes: p4est's ./bootstrap)
+  make cmake autoconf automake libtool python3 python3-pip
   # wat2wasm for the hand-written sandbox-boundary modules in the tests
   wabt
   # a C compiler for rustc's linker and embedder/csrc (container builds start without one)

@@ -25,11 +25,9 @@ configured only through make variables and files the build reads:
   code in both flavours. HPL's CBLAS interface needs 9 functions and no
   Fortran character-length conventions.
 - NetPIPE: `make mpi MPICC=... CFLAGS=...`.
-- wasm only: wasi-libc's emulations (-D_WASI_EMULATED_SIGNAL,
-  _PROCESS_CLOCKS, _GETPID with their -lwasi-emulated-* libraries) for
-  <signal.h>, getrusage() and getpid(); and compat/gethostname.c, because
-  wasi-libc declares gethostname() but does not define it (NetPIPE's MPI
-  module calls it).
+- wasm: nothing but the compiler. What WASI lacks (<signal.h>,
+  getrusage(), getpid(), NetPIPE's gethostname()) comes from the
+  toolchain's porting layer, on by default (toolchain/README.md).
 
 A build is redone only when its inputs change (stamp.json: tarball hash,
 our sources, this script, the wasm compiler wrapper, compilers, flags). Prints the four programs.
@@ -56,14 +54,11 @@ from procs import first_line  # noqa: E402
 
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
 CBLAS_DIR = HERE / "cblas"
-COMPAT_DIR = HERE / "compat"
 
 OPT_FLAGS = ["-O3"]  # both flavours; wasm-mpicc adds -msimd128 (128-bit vectors, like x86-64's baseline SSE2)
 HPL_OPTS = ["-DHPL_CALL_CBLAS"]
 # Open MPI 4 hides the removed MPI-1 names (MPI_Address, ...) unless asked.
 NATIVE_DEFINES = ["-DOMPI_OMIT_MPI1_COMPAT_DECLS=0"]
-WASI_EMULATION = ["-D_WASI_EMULATED_SIGNAL", "-D_WASI_EMULATED_PROCESS_CLOCKS", "-D_WASI_EMULATED_GETPID"]
-WASI_EMULATION_LIBS = ["-lwasi-emulated-signal", "-lwasi-emulated-process-clocks", "-lwasi-emulated-getpid"]
 PROGRAMS = ("hpcc", "hpcc.wasm", "netpipe", "netpipe.wasm")
 CODES = ("hpcc", "netpipe")  # the entries of fetch.SOURCES built here (mpich is romio.py's)
 
@@ -91,10 +86,9 @@ def flavours(mpicc):
     """Compiler settings of the two builds."""
     return {
         "native": {"dir": f"native-{Path(mpicc).name}", "cc": mpicc, "cflags": OPT_FLAGS, "defines": NATIVE_DEFINES,
-                   "libs": [], "ar": "ar", "ranlib": "ranlib", "compat": [], "suffix": ""},
-        "wasm": {"dir": "wasm", "cc": str(WASM_MPICC), "cflags": OPT_FLAGS, "defines": WASI_EMULATION,
-                 "libs": WASI_EMULATION_LIBS, "ar": None, "ranlib": None,
-                 "compat": [COMPAT_DIR / "gethostname.c"], "suffix": ".wasm"},
+                   "libs": [], "ar": "ar", "ranlib": "ranlib", "suffix": ""},
+        "wasm": {"dir": "wasm", "cc": str(WASM_MPICC), "cflags": OPT_FLAGS, "defines": [],
+                 "libs": [], "ar": None, "ranlib": None, "suffix": ".wasm"},
     }
 
 
@@ -178,11 +172,6 @@ def _build_flavour(name, fl, tarballs, jobs, log):
     cflags = fl["cflags"] + fl["defines"]
     cblas_obj = fdir / "cblas.o"
     _run([fl["cc"], *cflags, "-I", CBLAS_DIR, "-c", CBLAS_DIR / "cblas.c", "-o", cblas_obj], fdir, log_path)
-    compat_objs = []
-    for src in fl["compat"]:
-        obj = fdir / (src.stem + ".o")
-        _run([fl["cc"], *cflags, "-c", src, "-o", obj], fdir, log_path)
-        compat_objs.append(obj)
 
     # HPCC: unpack, generate hpl/Make.<arch>, make arch=<arch>
     arch = "wasm" if name == "wasm" else "native"
@@ -197,7 +186,7 @@ def _build_flavour(name, fl, tarballs, jobs, log):
     # NetPIPE: unpack, make mpi
     _unpack(tarballs["netpipe"], fdir / "src-netpipe")
     top = fdir / "src-netpipe" / SOURCES["netpipe"]["topdir"]
-    np_cflags = cflags + fl["libs"] + [str(o) for o in compat_objs]
+    np_cflags = cflags + fl["libs"]
     _run(["make", "mpi", f"MPICC={fl['cc']}", f"CFLAGS={' '.join(np_cflags)}"], top, log_path)
     netpipe = fdir / "bin" / ("NPmpi" + fl["suffix"])
     shutil.copy2(top / "NPmpi", netpipe)
@@ -215,9 +204,11 @@ def build(mpicc="mpicc", jobs=2, force=False, log=print):
         tarballs = {n: fetch(n, DOWNLOADS, log=log) for n in CODES}
         fls = flavours(mpicc)
         fls["wasm"]["ar"], fls["wasm"]["ranlib"] = llvm_tool("ar"), llvm_tool("ranlib")
-        # the wrapper too: its default flags (e.g. the vectorizer's) change the code
-        ours = (sorted(CBLAS_DIR.glob("cblas.[ch]")) + sorted(COMPAT_DIR.glob("*.c")) + [Path(__file__)]
-                + [ROOT / "toolchain/libexec/wasm-mpi-wrapper.sh"])
+        # the wrapper and its porting layer too: its default flags (e.g. the
+        # vectorizer's) and libraries change the code
+        toolchain = ROOT / "toolchain"
+        ours = (sorted(CBLAS_DIR.glob("cblas.[ch]")) + [Path(__file__), toolchain / "libexec/wasm-mpi-wrapper.sh"]
+                + sorted((toolchain / "compat").glob("*")) + sorted((toolchain / "include").rglob("*.h")))
         out = {}
         info = {"sources": {n: {"tarball": s["pool"], "sha256": s["sha256"], "debian_source": s["debian_source"]}
                             for n, s in SOURCES.items() if n in CODES},
@@ -245,7 +236,6 @@ def build(mpicc="mpicc", jobs=2, force=False, log=print):
             info["flavours"][name] = {
                 "cc": fl["cc"], "cc_version": stamp_data["cc_version"],
                 "cflags": fl["cflags"] + fl["defines"], "libs": fl["libs"],
-                "compat": [str(Path(c).relative_to(ROOT)) for c in fl["compat"]],
                 "hpcc_make": f"make arch={'native' if name == 'native' else 'wasm'} (hpl/Make.<arch> generated)",
                 "netpipe_make": "make mpi MPICC=<cc> CFLAGS=<cflags and libs>"}
         out["info"] = info

@@ -71,6 +71,29 @@ SOURCES = {
         "size": 13422843,
         "topdir": "hdf5-1.10.8+repack1",
     },
+    # realcodes (benchmarks/realcodes/): applications built unmodified with
+    # their own build systems, natively and through the toolchain
+    "fftw3": {
+        "debian_source": "fftw3 3.3.10-1 (bookworm)",
+        "pool": "pool/main/f/fftw3/fftw3_3.3.10.orig.tar.gz",
+        "sha256": "56c932549852cddcfafdab3820b0200c7742675be92179e59e6215b340e26467",
+        "size": 4144100,
+        "topdir": "fftw-3.3.10",
+    },
+    "hypre": {
+        "debian_source": "hypre 2.26.0-3 (bookworm)",
+        "pool": "pool/main/h/hypre/hypre_2.26.0.orig.tar.gz",
+        "sha256": "c214084bddc61a06f3758d82947f7f831e76d7e3edeac2c78bb82d597686e05d",
+        "size": 6727243,
+        "topdir": "hypre-2.26.0",
+    },
+    "p4est": {
+        "debian_source": "p4est 2.2-3 (bookworm)",
+        "pool": "pool/main/p/p4est/p4est_2.2.orig.tar.xz",
+        "sha256": "f09a799d99e541c8f06a9ad3f1e7dc74362ad96a7938a69c7fbd4103516f86c9",
+        "size": 625900,
+        "topdir": "p4est-2.2",
+    },
 }
 
 

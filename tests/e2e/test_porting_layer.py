@@ -26,13 +26,14 @@ def test_host_facts_match_native(build, run_wasm, run_native):
     w = run_wasm(build.wasm(src), np=NP)
     assert w.returncode == 0, w.stderr
     native, wasm = same_lines(n.stdout, w.stdout)
-    assert len(native) == 6 * NP
+    assert len(native) == 7 * NP
     assert wasm == native
     # and what the native run shows is right
     host = subprocess.run(["hostname"], capture_output=True, text=True).stdout.strip()
     assert f"gethostname 0 {host}, = processor name 1, uname nodename {host}, short buffer refused 1" in n.stdout
     assert "raise ran handler 1, clock ok 1, getrusage 0, getpid positive 1" in w.stdout
     assert "anonymous mmap zeroed 1" in w.stdout and "4 MiB exchanged intact 1" in w.stdout
+    assert "large calloc zeroed 1" in w.stdout
     # facts of the sandbox
     stack = 8 * 1024 * 1024
     for r in range(NP):
@@ -86,3 +87,40 @@ def test_cxx_program_matches_native(run_wasm, run_native, mpi, tmp_path):
     assert "sorted ids: -2 -1 0 0 0 1 1 2 4" in n.stdout
     assert "counts: negative=2 positive=4 zero=3" in n.stdout
     assert "vector<long long> total: 393216 (expected 393216)" in n.stdout
+
+
+HOSTILE_HOST_FACTS = r"""
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+__attribute__((import_module("wasm_mpi_host"), import_name("host_name"))) int host_name(char *, unsigned long);
+__attribute__((import_module("wasm_mpi_host"), import_name("cpu_count"))) int cpu_count(int);
+int main(void) {
+    unsigned long pages = __builtin_wasm_memory_size(0);
+    char *end = (char *)(pages * 65536);
+    char buf[8];
+    memset(buf, 'x', sizeof buf);
+    int full = host_name(buf, 0);  /* length only, nothing written */
+    printf("len0 %d untouched %d\n", full > 0, buf[0] == 'x');
+    printf("past the end %d\n", host_name(end - (full - 1), 64));
+    printf("wrapping %d\n", host_name((char *)0xfffffff0u, 0x20));
+    printf("last bytes %d\n", host_name(end - full, full) == full);
+    printf("kinds %d %d %d\n", cpu_count(-1), cpu_count(3), cpu_count(0) >= 1);
+    return 0;
+}
+"""
+
+
+def test_host_facts_refuse_out_of_bounds_buffers(run_wasm, tmp_path):
+    """The wasm_mpi_host functions write only inside the guest memory: a
+    buffer that runs past it gets -1 and nothing is written."""
+    src = tmp_path / "hostile_facts.c"
+    src.write_text(HOSTILE_HOST_FACTS)
+    out = tmp_path / "hostile_facts.wasm"
+    r = subprocess.run([str(ROOT / "toolchain" / "bin" / "wasm-mpicc"), str(src), "-o", str(out)],
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    w = run_wasm(out)
+    assert w.returncode == 0, w.stderr
+    assert w.stdout.splitlines() == ["len0 1 untouched 1", "past the end -1", "wrapping -1", "last bytes 1",
+                                     "kinds -1 -1 1"]

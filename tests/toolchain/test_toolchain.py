@@ -508,7 +508,7 @@ def test_porting_layer_flags(tmp_path):
     words = run([MPICC, "-show", "x.c", "-o", "x.wasm", "-lm"]).stdout.split()
     for e in ("SIGNAL", "PROCESS_CLOCKS", "GETPID", "MMAN"):
         assert f"-D_WASI_EMULATED_{e}" in words
-    for f in ("sysconf", "uname", "malloc"):
+    for f in ("sysconf", "uname", "malloc", "calloc"):
         assert f"-Wl,--wrap={f}" in words
     compat = [w for w in words if w.endswith("libwasm-mpi-compat.a")]
     assert len(compat) == 1 and Path(compat[0]).is_file()

@@ -113,7 +113,7 @@ or set WASI_SDK_PATH or WASM_CC"
 # The porting layer (toolchain/README.md, "The porting layer"): wasi-libc's
 # emulations and our compat library, on unless -wasm-strict.
 WASM_MPI_EMULATIONS=(signal process-clocks getpid mman)
-WASM_MPI_WRAPPED=(sysconf uname malloc)
+WASM_MPI_WRAPPED=(sysconf uname malloc calloc)
 
 # The llvm-ar that goes with the compiler (GNU ar cannot index wasm objects).
 wasm_mpi_ar() {

@@ -83,7 +83,21 @@ int main(int argc, char **argv) {
     int from = (rank + size - 1) % size, ok = 1;
     for (size_t i = 0; i < (4u << 20); i++)
         ok &= b[i] == (char)(i * 7 + from);
+    /* malloc + memset(0) becomes calloc: aligned too, and zeroed even
+     * where it reuses the blocks just freed */
+    free(s);
+    s = malloc(100);
+    char *reuse = malloc(1 << 20);
+    memset(reuse, 0x5a, 1 << 20);
+    free(reuse);
+    unsigned char *z = calloc(1 << 18, 4);
+    int zeroed = z != NULL;
+    for (size_t i = 0; zeroed && i < (1u << 20); i++)
+        zeroed = z[i] == 0;
+    aligned &= (uintptr_t)z % 4096 == 0;
+    free(z);
     printf("wasm-only rank %d: 4 MiB blocks page-aligned %d\n", rank, aligned);
+    printf("rank %d: large calloc zeroed %d\n", rank, zeroed);
     printf("rank %d: 4 MiB exchanged intact %d\n", rank, ok);
     free(a);
     free(b);
