@@ -149,7 +149,9 @@ def _run(cmd, cwd, log_path):
                          f"log {log_path}:\n{tail}")
 
 
-def _unpack(tarball, dest):
+def unpack(tarball, dest):
+    """A fresh `dest` holding the tarball's files (members that would land
+    outside it are refused)."""
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
@@ -175,7 +177,7 @@ def _build_flavour(name, fl, tarballs, jobs, log):
 
     # HPCC: unpack, generate hpl/Make.<arch>, make arch=<arch>
     arch = "wasm" if name == "wasm" else "native"
-    _unpack(tarballs["hpcc"], fdir / "src-hpcc")
+    unpack(tarballs["hpcc"], fdir / "src-hpcc")
     top = fdir / "src-hpcc" / SOURCES["hpcc"]["topdir"]
     (top / "hpl" / f"Make.{arch}").write_text(hpl_make_file(fl, cblas_obj))
     _run(["make", f"-j{jobs}", f"arch={arch}"], top, log_path)
@@ -184,7 +186,7 @@ def _build_flavour(name, fl, tarballs, jobs, log):
     shutil.copy2(top / "hpcc", hpcc)
 
     # NetPIPE: unpack, make mpi
-    _unpack(tarballs["netpipe"], fdir / "src-netpipe")
+    unpack(tarballs["netpipe"], fdir / "src-netpipe")
     top = fdir / "src-netpipe" / SOURCES["netpipe"]["topdir"]
     np_cflags = cflags + fl["libs"]
     _run(["make", "mpi", f"MPICC={fl['cc']}", f"CFLAGS={' '.join(np_cflags)}"], top, log_path)

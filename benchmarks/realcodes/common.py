@@ -23,7 +23,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "external"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from build import unpack  # noqa: E402
 from fetch import SOURCES, fetch  # noqa: E402
 from procs import first_line, run_logged  # noqa: E402
 
@@ -159,19 +159,14 @@ def run_checked(cmd, log, cwd=None, env=None):
     return p.stdout
 
 
-def _unpack(tarball, dest, topdir):
-    with tarfile.open(tarball) as t:
-        t.extractall(dest, filter="tar") if hasattr(tarfile, "data_filter") else t.extractall(dest)
-    return dest / topdir
-
-
 def build_cached(app, tc, log):
     """out/ of `app` built with `tc`, building it if no build with the same
     key exists: (out directory, seconds the build took, whether it was cached)."""
     src_info = SOURCES[app.SOURCE]
+    identity = tc.identity()
     key = hashlib.sha256(json.dumps({
         "sha256": src_info["sha256"], "app": _hash_files([Path(app.__file__)]),
-        "common": _hash_files([Path(__file__)]), "toolchain": tc.identity(),
+        "common": _hash_files([Path(__file__)]), "toolchain": identity,
     }, sort_keys=True).encode()).hexdigest()[:20]
     base = CACHE / app.SOURCE / tc.name
     out = base / key
@@ -194,8 +189,8 @@ def build_cached(app, tc, log):
                 log(f"  [{app.SOURCE} {tc.name}] {text}")
 
         t0 = time.monotonic()
-        tarball = fetch(app.SOURCE, log=log)
-        src = _unpack(tarball, out / "src", src_info["topdir"])
+        unpack(fetch(app.SOURCE, log=log), out / "src")
+        src = out / "src" / src_info["topdir"]
         try:
             app.build(src, out, tc, blog)
         except SetupError as e:
@@ -207,7 +202,7 @@ def build_cached(app, tc, log):
             raise SetupError(f"{app.SOURCE} ({tc.name}): build made no {', '.join(sorted(set(missing)))}")
         seconds = round(time.monotonic() - t0, 1)
         shutil.rmtree(out / "src", ignore_errors=True)  # hundreds of MB; the log stays
-        stamp.write_text(json.dumps({"seconds": seconds, "key": key, "toolchain": tc.identity()}, indent=1))
+        stamp.write_text(json.dumps({"seconds": seconds, "key": key, "toolchain": identity}, indent=1))
         return out, seconds, False
 
 
@@ -217,9 +212,9 @@ def warm(tc, out, programs, log_file):
     if tc.flavour != "wasm":
         return
     for name in sorted(set(programs)):
-        rc, secs, _, err = run_logged([EMBEDDER, "compile", tc.program(out, name)], ROOT, 1800, log_file,
+        rc, _, _, err = run_logged([EMBEDDER, "compile", tc.program(out, name)], ROOT, 1800, log_file,
                                       append=True)
-        if rc not in (0,):
+        if rc != 0:
             raise SetupError(f"embedder compile {name} failed: {err.strip()[-300:]}")
 
 

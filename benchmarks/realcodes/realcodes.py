@@ -33,6 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import common  # noqa: E402
+from build import BuildError  # noqa: E402
 from fetch import FetchError  # noqa: E402
 
 APPS = ["fftw", "hypre", "p4est"]
@@ -131,7 +132,7 @@ def main(argv=None):
                 builds[name][flavour] = secs
                 built[name, flavour] = (tc, dest)
             common.warm(*built[name, "wasm"], [t.program for t in app.TESTS], out / "logs" / "warm.txt")
-    except (common.SetupError, FetchError) as e:
+    except (common.SetupError, FetchError, BuildError) as e:
         print(f"realcodes: {e}", file=sys.stderr)
         return 2
     if args.no_run:

@@ -44,6 +44,8 @@ wasm_mpi_select_compiler() {
     WASM_MPI_TARGET=${WASM_TARGET:-wasm32-wasi}
     WASM_MPI_SYSROOT=()
     WASM_MPI_SYSFLAGS=()
+    # the same without libc++'s headers: what C code (the compat library) needs
+    WASM_MPI_C_SYSFLAGS=()
     if [[ -n "${WASI_SDK_PATH:-}" ]]; then
         local sysroot="${WASI_SDK_PATH}/share/wasi-sysroot"
         if [[ "$WASM_MPI_LANG" == c++ ]]; then
@@ -55,6 +57,7 @@ wasm_mpi_select_compiler() {
         [[ -d "$sysroot" ]] || wasm_mpi_die "WASI_SDK_PATH is set but $sysroot does not exist"
         WASM_MPI_SYSROOT=("--sysroot=${sysroot}")
         WASM_MPI_SYSFLAGS=("${WASM_MPI_SYSROOT[@]}")
+        WASM_MPI_C_SYSFLAGS=("${WASM_MPI_SYSFLAGS[@]}")
         return
     fi
 
@@ -108,11 +111,14 @@ or set WASI_SDK_PATH or WASM_CC"
         WASM_MPI_SYSFLAGS+=(-isystem "$inc/c++/v1")
     fi
     WASM_MPI_SYSFLAGS+=(-idirafter "$inc")
+    WASM_MPI_C_SYSFLAGS=("${WASM_MPI_SYSROOT[@]}" -nostdlibinc -idirafter "$inc")
 }
 
 # The porting layer (toolchain/README.md, "The porting layer"): wasi-libc's
 # emulations and our compat library, on unless -wasm-strict.
 WASM_MPI_EMULATIONS=(signal process-clocks getpid mman)
+WASM_MPI_EMULATION_DEFINES=(-D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_PROCESS_CLOCKS
+    -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_MMAN)
 WASM_MPI_WRAPPED=(sysconf uname malloc calloc)
 
 # The llvm-ar that goes with the compiler (GNU ar cannot index wasm objects).
@@ -142,39 +148,24 @@ wasm_mpi_compat_lib() {
         dir="${XDG_CACHE_HOME:-$HOME/.cache}/wasm-mpi-toolchain"
     fi
     local cc_id
-    cc_id=$(printf '%s' "$WASM_MPI_CC ${WASM_MPI_SYSFLAGS[*]}" | cksum | cut -d' ' -f1)
+    cc_id=$(printf '%s' "${WASM_MPI_CC/clang++/clang} ${WASM_MPI_C_SYSFLAGS[*]}" | cksum | cut -d' ' -f1)
     dir="$dir/compat-$cc_id"
     local lib="$dir/libwasm-mpi-compat.a"
     mkdir -p "$dir" || wasm_mpi_die "cannot create $dir for the compat library"
-    if [[ -f "$lib" && -z "$(find "$src" -newer "$lib" -print -quit)" ]]; then
+    if [[ -f "$lib" && -z "$(find "$src" "$here/include" -newer "$lib" -print -quit)" ]]; then
         printf '%s\n' "$lib"
         return
     fi
     (
         flock 9 || exit 1
-        [[ -f "$lib" && -z "$(find "$src" -newer "$lib" -print -quit)" ]] && exit 0
-        local ar c tmp e defs=() cflags=() skip=""
-        # the sysroot flags without wasm-mpicxx's libc++ include directory
-        for e in "${WASM_MPI_SYSFLAGS[@]}"; do
-            if [[ "$e" == -isystem ]]; then
-                skip=yes
-            elif [[ -n "$skip" ]]; then
-                skip=""
-                [[ "$e" == */c++/v1 ]] || cflags+=(-isystem "$e")
-            else
-                cflags+=("$e")
-            fi
-        done
-        for e in "${WASM_MPI_EMULATIONS[@]}"; do
-            e="${e^^}"
-            defs+=("-D_WASI_EMULATED_${e//-/_}")
-        done
+        [[ -f "$lib" && -z "$(find "$src" "$here/include" -newer "$lib" -print -quit)" ]] && exit 0
+        local ar c tmp
         ar=$(wasm_mpi_ar "$WASM_MPI_CC") || { echo "no llvm-ar for $WASM_MPI_CC" >&2; exit 1; }
         tmp=$(mktemp -d "$dir/build.XXXXXX") || exit 1
         for c in "$src"/*.c; do
             # always compiled as C, also when wasm-mpicxx triggers the build
-            "${WASM_MPI_CC/clang++/clang}" "--target=${WASM_MPI_TARGET}" "${cflags[@]}" \
-                -isystem "$here/include" -O2 "${defs[@]}" -c "$c" -o "$tmp/$(basename "${c%.c}").o" || { rm -rf "$tmp"; exit 1; }
+            "${WASM_MPI_CC/clang++/clang}" "--target=${WASM_MPI_TARGET}" "${WASM_MPI_C_SYSFLAGS[@]}" \
+                -isystem "$here/include" -O2 "${WASM_MPI_EMULATION_DEFINES[@]}" -c "$c" -o "$tmp/$(basename "${c%.c}").o" || { rm -rf "$tmp"; exit 1; }
         done
         "$ar" rcs "$tmp/lib.a" "$tmp"/*.o && mv -f "$tmp/lib.a" "$lib"
         local rc=$?
@@ -268,11 +259,7 @@ catches must be built with -fno-exceptions (toolchain/README.md, \"C++\")"
     local e
     if [[ -z "$strict" ]]; then
         # ahead of the libc headers: declarations wasi-libc leaves out
-        compile_flags+=(-isystem "$here/include")
-        for e in "${WASM_MPI_EMULATIONS[@]}"; do
-            e="${e^^}"
-            compile_flags+=("-D_WASI_EMULATED_${e//-/_}")
-        done
+        compile_flags+=(-isystem "$here/include" "${WASM_MPI_EMULATION_DEFINES[@]}")
     fi
 
     # Only the MPI functions may stay undefined: they become imports from
