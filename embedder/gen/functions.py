@@ -70,7 +70,15 @@ FILE += [f + "_c" for f in FILE if not f.endswith("_end")]
 FILE += [f"File_{f}" for f in """set_size preallocate get_size get_group get_amode set_info get_info seek seek_shared
 get_position get_position_shared get_byte_offset sync set_atomicity get_atomicity""".split()]
 
-GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO, "file": FILE}
+# One-sided communication (window creation, freeing, shared queries and
+# names are hand-written in rma.rs; window attributes in attr.rs, error
+# handlers in errhandler.rs)
+RMA_DATA = "Put Get Accumulate Get_accumulate Rput Rget Raccumulate Rget_accumulate".split()
+RMA = RMA_DATA + [f + "_c" for f in RMA_DATA] + """Fetch_and_op Compare_and_swap Win_fence Win_post Win_start
+Win_complete Win_wait Win_test Win_lock Win_unlock Win_lock_all Win_unlock_all Win_flush Win_flush_all
+Win_flush_local Win_flush_local_all Win_sync Win_get_group Win_set_info Win_get_info""".split()
+
+GENERATED = {"p2p": P2P, "coll": COLL, "comm": COMM, "group": GROUP, "topo": TOPO, "file": FILE, "rma": RMA}
 # generated, but registered through a hand-written wrapper of the same name
 WRAPPED = {"MPI_Comm_dup", "MPI_Comm_dup_with_info"}
 
@@ -93,6 +101,8 @@ NO_HOST_FUNCTION = {
     "MPI_Info_create_env", "MPI_Session_create_errhandler",  # session.rs
     "MPI_Op_create_c",
     "MPI_Buffer_attach_c", "MPI_Buffer_detach_c",
+    # rma.rs: MPI_Aint is 32 bits in the guest, so the int forms serve
+    "MPI_Win_create_c", "MPI_Win_allocate_c", "MPI_Win_allocate_shared_c", "MPI_Win_shared_query_c",
     "MPI_Abi_get_version", "MPI_Abi_get_info", "MPI_Abi_get_fortran_info", "MPI_Abi_set_fortran_info",
     "MPI_Abi_get_fortran_booleans", "MPI_Abi_set_fortran_booleans",
 }
@@ -221,6 +231,10 @@ event_set_dropped_handler""".split()},
         "MPI_Grequest_start": "grequest_start",
         "MPI_Grequest_complete": "grequest_complete",
     },
+    "rma": {
+        f"MPI_Win_{f}{c}": f"win_{f}{c}"
+        for f in ("create", "allocate", "allocate_shared", "shared_query") for c in ("", "_c")
+    } | {f"MPI_Win_{f}": f"win_{f}" for f in ("create_dynamic", "attach", "detach", "free", "set_name", "get_name")},
     "errhandler": {
         "MPI_Comm_create_errhandler": "comm_create_errhandler",
         "MPI_Comm_set_errhandler": "comm_set_errhandler",
@@ -231,6 +245,10 @@ event_set_dropped_handler""".split()},
         "MPI_File_set_errhandler": "file_set_errhandler",
         "MPI_File_get_errhandler": "file_get_errhandler",
         "MPI_File_call_errhandler": "file_call_errhandler",
+        "MPI_Win_create_errhandler": "win_create_errhandler",
+        "MPI_Win_set_errhandler": "win_set_errhandler",
+        "MPI_Win_get_errhandler": "win_get_errhandler",
+        "MPI_Win_call_errhandler": "win_call_errhandler",
         "MPI_Add_error_class": "add_error_class",
         "MPI_Add_error_code": "add_error_code",
         "MPI_Add_error_string": "add_error_string",
@@ -324,6 +342,9 @@ event_set_dropped_handler""".split()},
         "MPI_Type_delete_attr": "type_delete_attr",
         "MPI_Win_create_keyval": "win_create_keyval",
         "MPI_Win_free_keyval": "win_free_keyval",
+        "MPI_Win_set_attr": "win_set_attr",
+        "MPI_Win_get_attr": "win_get_attr",
+        "MPI_Win_delete_attr": "win_delete_attr",
         "MPI_Keyval_create": "keyval_create",
         "MPI_Keyval_free": "keyval_free",
         "MPI_Attr_put": "attr_put",

@@ -58,7 +58,15 @@ SPANS = {
     ("Neighbor_allgather", "recvbuf"): "recvcount as i64 * in_n",
     ("Neighbor_alltoall", "sendbuf"): "sendcount as i64 * out_n",
     ("Neighbor_alltoall", "recvbuf"): "recvcount as i64 * in_n",
+    # one element of `datatype` each
+    ("Fetch_and_op", "origin_addr"): "1", ("Fetch_and_op", "result_addr"): "1",
+    ("Compare_and_swap", "origin_addr"): "1", ("Compare_and_swap", "compare_addr"): "1",
+    ("Compare_and_swap", "result_addr"): "1",
 }
+# RMA target ranges: (element count, datatype) at the target, checked
+# against the target's window (`Ctx::target`).
+TARGET = {"Fetch_and_op": ("1", "datatype"), "Compare_and_swap": ("1", "datatype")}
+TARGET_DEFAULT = ("target_count as i64", "target_datatype")
 # v-collective buffers: (counts array, displacements array)
 VSPANS = {
     ("Gatherv", "recvbuf"): ("recvcounts", "displs"), ("Scatterv", "sendbuf"): ("sendcounts", "displs"),
@@ -145,6 +153,9 @@ ARG_CHECKS = {
 LEADER_ONLY = {
     "Intercomm_create": ("local_leader", {"peer_comm", "remote_leader"}),
 }
+# Scalar kinds whose guest values the bridge translates to the host's with
+# one checked helper (`Ctx::<helper>`): kind -> helper.
+TRANSLATED = {"LOCK_TYPE": "lock_type", "ASSERT": "rma_assert", "UPDATE_MODE": "whence", "SPLIT_TYPE": "split_type"}
 # Parameters that are C int arrays (ranks, dimensions, flags, coordinates,
 # graph indices, degrees): handed to the host in place.
 INT_ARRAYS = {"RANK", "RANK_NNI", "DIMENSION", "LOGICAL", "COORDINATE", "INDEX", "DEGREE", "PARTITION"}
@@ -220,6 +231,8 @@ def gen_fn(f):
     errcomm = comm["name"] if comm else "abi::c::MPI_COMM_WORLD"
     # MPI-IO: errors go to the file's handler (call_file)
     fh = f.first("FILE", "in")
+    # RMA: errors go to the window's handler (call_win)
+    wn = f.first("WINDOW", "in")
     sig = ", ".join(f"{rust_ident(p['name'])}: {p['wasm']}" for p in P)
     # `always`: after the host call whatever it returned (a message the host
     # consumed is gone even when the receive fails, e.g. truncated)
@@ -229,6 +242,8 @@ def gen_fn(f):
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
     if fh:
         body.append(f"let {fh['name']}_ = cx.file({fh['name']})?;")
+    if wn:
+        body.append(f"let {wn['name']}_ = cx.win({wn['name']})?;")
     if f.neighbor:
         body.append("let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;")
     elif f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
@@ -259,7 +274,7 @@ def gen_fn(f):
             body.append(f"let {n}_ = cx.split_end({fh['name']}, {n})?;")
             args.append(f"{n}_ as _")
         elif k == "BUFFER":
-            dt, cnt = pair(f, p, "DATATYPE"), pair(f, p, "POLYXFER_NUM_ELEM_NNI")
+            dt = pair(f, p, "DATATYPE")
             cond = significance(f, p, rooted)
             own = dt["name"] not in done
             dt_ref = "&dt" if own else f"&{dt['name']}_"
@@ -269,7 +284,7 @@ def gen_fn(f):
                 vbuffer = "vbuffer_c" if f.short.endswith("_c") else "vbuffer"
                 translate = f"cx.{vbuffer}({n}, {counts}, {displs}, {peers(f, counts)}, {dt_ref})?"
             else:
-                count = SPANS.get((f.key, p["name"]), f"{cnt['name']} as i64")
+                count = SPANS.get((f.key, p["name"])) or f"{pair(f, p, 'POLYXFER_NUM_ELEM_NNI')['name']} as i64"
                 if f.short.endswith("_c"):
                     count = count.replace("cx.sum_ints(", "cx.sum_counts(").replace("cx.int_at(", "cx.count_at(")
                 translate = f"cx.buffer({n}, {count}, {dt_ref})?"
@@ -320,6 +335,22 @@ def gen_fn(f):
                 wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
                 body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.rank({n}, {wild})?', '0')};")
                 args.append(f"{n}_")
+        elif k == "RANK_NNI" and d == "in" and not p["length"] and wn:
+            # a rank of the window's group (or MPI_PROC_NULL)
+            body.append(f"let {n}_ = cx.win_rank({wn['name']}_, {n})?;")
+            args.append(f"{n}_")
+        elif k == "RANK_NNI" and d == "in" and not p["length"]:
+            body.append(f"let {n}_ = cx.rank({n}, false)?;")
+            args.append(f"{n}_")
+        elif k == "RMA_DISPLACEMENT_NNI" and d == "in":
+            count, dt = TARGET.get(f.key, TARGET_DEFAULT)
+            body.append(f"let {n}_ = cx.target({wn['name']}_, target_rank_, {n}, {count}, &{dt}_)?;")
+            args.append(f"{n}_ as _")
+        elif k in TRANSLATED and d == "in":
+            body.append(f"let {n}_ = cx.{TRANSLATED[k]}({n})?;")
+            args.append(f"{n}_")
+        elif k == "WINDOW" and d == "in":
+            args.append(f"{n}_.host.0")
         elif k == "TAG" and d == "in":
             wild = "true" if (p["name"] == "recvtag" or (p["name"] == "tag" and plain(f.short) in RECEIVE_FUNCS)) else "false"
             body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.tag({n}, {wild})?', '0')};")
@@ -330,7 +361,7 @@ def gen_fn(f):
             args.append("comm_.host.0" if p is comm else other)
         elif k == "OPERATION" and d == "in":
             body.append(f"let {n}_ = cx.op({n})?;")
-            if "datatype" in f.by_name:
+            if "datatype" in f.by_name and not wn:
                 # predefined operations on long double are the bridge's (binary128.rs)
                 body.append(f"let {n}_ = cx.bridge.reduction_op({n}, {n}_, datatype)?;")
             args.append(f"{n}_.0")
@@ -365,9 +396,6 @@ def gen_fn(f):
             args.append(f"{n}_.0")
         elif k == "OFFSET" and d == "in":
             args.append(n)
-        elif k == "UPDATE_MODE" and d == "in":
-            body.append(f"let {n}_ = cx.whence({n})?;")
-            args.append(f"{n}_")
         elif k == "ACCESS_MODE" and d == "out":
             out_int(body, args, after, n, f"cx.write_amode({n}, {n}_)?;")
         elif k in ("LOGICAL", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM", "POLYDTYPE_NUM_ELEM", "NUM_BYTES", "COMM_SIZE", "COMM_SIZE_PI",
@@ -390,9 +418,6 @@ def gen_fn(f):
         elif k == "COLOR" and d == "in":
             body.append(f"let {n}_ = cx.color({n});")
             args.append(f"{n}_")
-        elif k == "SPLIT_TYPE" and d == "in":
-            body.append(f"let {n}_ = cx.split_type({n})?;")
-            args.append(f"{n}_")
         elif k in ("GROUP", "INFO") and d == "in" and not p["length"]:
             body.append(f"let {n}_ = cx.{k.lower()}({n})?;")
             args.append(f"{n}_.0")
@@ -409,6 +434,8 @@ def gen_fn(f):
     lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
     if fh:
         lines.append(f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{")
+    elif wn:
+        lines.append(f"    call_win(&mut env, \"{f.name}\", {wn['name']}, |cx| {{")
     else:
         lines.append(f"    call(&mut env, \"{f.name}\", {errcomm}, |cx| {{")
     lines += [f"        {b}" for b in body]
@@ -533,7 +560,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file}, errors::Fatal, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

@@ -30,6 +30,13 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
             };
             println!("{name}\t{family}\t{how}\t{on_host}");
         }
+        // the other import modules: made by the embedder, no host function
+        for name in mpi::karmem::FUNCTIONS {
+            println!("{}.{name}\tkarmem\thand-written\thost: not needed", mpi::karmem::MODULE);
+        }
+        for name in crate::host_facts::FUNCTIONS {
+            println!("{}.{name}\thost facts\thand-written\thost: not needed", crate::host_facts::MODULE);
+        }
         crate::say!("{} MPI functions implemented", rows.len());
         if let Ok(h) = &host {
             let absent = rows.iter().filter(|(n, _, _)| !h.contains(n) && !mpi::needs_no_host_function(n)).count();
@@ -49,6 +56,8 @@ pub fn inspect_command(_common: &Common, args: &InspectArgs) -> Result<u8> {
             "WASI"
         } else if module == crate::host_facts::MODULE && crate::host_facts::FUNCTIONS.contains(&name.as_str()) {
             "provided (host facts)"
+        } else if module == mpi::karmem::MODULE && mpi::karmem::FUNCTIONS.contains(&name.as_str()) {
+            "provided (Karmem regions)"
         } else if module == "env" && provided.contains(&name.trim_start_matches('P')) {
             "provided"
         } else if *is_func && mpi::is_mpi_import(module, name) {

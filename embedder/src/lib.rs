@@ -19,6 +19,7 @@ mod mpi;
 mod probestack;
 mod rank;
 mod reservation;
+mod shared_memory;
 pub mod run;
 mod wasi;
 

@@ -38,6 +38,7 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let mut imports = Imports::new();
     mpi::register(&mut store, &mpi_env, &mut imports);
     host_facts::register(&mut store, &mpi_env, &mut imports);
+    mpi::karmem::register(&mut store, &mpi_env, &mut imports);
     let mut missing = Vec::new();
     for import in loaded.module.imports() {
         let (ns, name) = (import.module(), import.name());

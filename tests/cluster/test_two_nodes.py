@@ -11,30 +11,22 @@ the two-node job cannot run; MPICH (launched by Hydra through the same
 node-exec) cannot reach the other node through shared memory; and an
 IMB-style PingPong between the nodes runs natively and in wasm (figures
 only checked for being there; benchmarks/twonode/run.py measures them)."""
-import importlib.util
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks" / "twonode"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-import netns  # noqa: E402  benchmarks/twonode/netns.py
-from parse import parse_imb  # noqa: E402  benchmarks/parse.py
+from twonode_harness import (  # noqa: F401  (fixtures are used by name)
+    ROOT, TIMEOUT, cache, e2e, embedder, mpich, mpich_across, netns, nodes, openmpi, openmpi_across, run, run_on_a,
+)
 
-# tests/e2e/conftest.py's Mpi and Builder, loaded by path: a conftest's
-# contents are visible only to the tests below its own directory.
-_spec = importlib.util.spec_from_file_location("e2e_harness", ROOT / "tests" / "e2e" / "conftest.py")
-e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(e2e)
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from parse import parse_imb  # noqa: E402  benchmarks/parse.py
 
 PROGRAM = Path(__file__).resolve().parent / "programs" / "twonode.c"
 IMB_SRC = ROOT / "benchmarks" / "imb" / "imb.c"
-TIMEOUT = 60  # a run takes seconds; a hang fails within the ~2 minutes budgeted
 # Both transports Open MPI could use on a node, and TCP; vader also between
 # nodes would be wrong, and the runs below show it is never chosen there.
 BTL = ["--mca", "btl", "self,vader,tcp"]
@@ -50,37 +42,6 @@ _BML = re.compile(r"mca: bml: Using (\w+) btl for send to \[\[\d+,\d+\],(\d+)\] 
 
 
 # -- fixtures -------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def nodes():
-    try:
-        with netns.TwoNodes() as two:
-            yield two
-    except netns.NamespacesUnavailable as e:
-        pytest.skip(str(e))
-
-
-@pytest.fixture(scope="module")
-def openmpi():
-    return e2e.Mpi("openmpi")
-
-
-@pytest.fixture(scope="module")
-def mpich():
-    return e2e.Mpi("mpich")
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    if not e2e.EMBEDDER.exists():
-        pytest.fail(f"{e2e.EMBEDDER} is missing: run `make build` first")
-    return e2e.EMBEDDER
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory, openmpi, mpich, embedder, cache):
@@ -100,40 +61,12 @@ def builds(tmp_path_factory, openmpi, mpich, embedder, cache):
 
 # -- running --------------------------------------------------------------------
 
-def run(cmd, timeout=TIMEOUT):
-    """A command on this machine (one node: the root namespaces)."""
-    try:
-        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        pytest.fail(f"timed out after {timeout}s: {' '.join(map(str, cmd))}\nstdout: {e.stdout}\nstderr: {e.stderr}")
-
-
-def run_on_a(nodes, cmd, timeout=TIMEOUT):
-    """A launcher on node A; on a timeout everything in both nodes is killed."""
-    try:
-        return nodes.run(nodes.names[0], [str(c) for c in cmd], timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        pytest.fail(f"timed out after {timeout}s: {' '.join(map(str, cmd))}\nstdout: {e.stdout}\nstderr: {e.stderr}")
-
-
 def program(kind, builds, name, embedder, cache):
     """argv of one rank: program `name` built natively with MPI `kind`
     ("openmpi", "mpich"), or the module under the embedder ("wasm")."""
     if kind == "wasm":
         return [embedder, "--cache-dir", cache, builds[name]["wasm"]]
     return [builds[name][kind]]
-
-
-def openmpi_across(nodes, mpi, per_node, argv, *opts):
-    a, b = nodes.names
-    return [mpi.mpirun, *mpi.flags, "--mca", "plm_rsh_agent", netns.NODE_EXEC, *opts,
-            "-H", f"{a}:{per_node},{b}:{per_node}", "-np", 2 * per_node, *argv]
-
-
-def mpich_across(nodes, mpi, per_node, argv, *opts):
-    a, b = nodes.names
-    return [mpi.mpirun, "-launcher", "ssh", "-launcher-exec", netns.NODE_EXEC, *opts,
-            "-hosts", f"{a}:{per_node},{b}:{per_node}", "-np", 2 * per_node, *argv]
 
 
 def ok(r, what):

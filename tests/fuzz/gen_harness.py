@@ -24,6 +24,14 @@ EXCLUDED = {
     "MPI_Finalize": "ends MPI: every later call would fail",
     "MPI_Abort": "ends the job by design",
     "MPI_File_preallocate": "writes every byte up to a fuzzed size (terabytes): fills the disk, as natively",
+    # one-sided synchronisation that waits for a matching call no rank will
+    # make (a post without its start, a lock another epoch holds): a hang,
+    # as natively
+    "MPI_Win_start": "waits for a matching MPI_Win_post",
+    "MPI_Win_complete": "waits for the targets' posts",
+    "MPI_Win_wait": "waits for the origins' MPI_Win_complete",
+    "MPI_Win_lock": "waits while another epoch holds the lock",
+    "MPI_Win_lock_all": "waits while another epoch holds a lock",
 }
 # Calls that block until a matching message exists (or, for buffered sends
 # and Intercomm_create, make a later call block): their ranks come from
@@ -55,7 +63,7 @@ def nonblocking_collective(name):
 
 
 HANDLE_GEN = {"MPI_Datatype": "g_type", "MPI_Group": "g_group", "MPI_Op": "g_op",
-              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file",
+              "MPI_Info": "g_info", "MPI_Errhandler": "g_errh", "MPI_Request": "g_request", "MPI_File": "g_file", "MPI_Win": "g_win",
               "MPI_Session": "g_session",
               # the tool interface (pools in harness.c)
               "MPI_T_enum": "g_tenum", "MPI_T_cvar_handle": "g_cvar", "MPI_T_pvar_session": "g_pvar_session",

@@ -147,7 +147,7 @@ void* __libc_calloc(size_t n, size_t size) { return calloc(n, size); }
 void __libc_free(void* p) { free(p); }
 
 /* ---- handle pools -------------------------------------------------------- */
-enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5, NFILE = 2, NSESSION = 2 };
+enum { NCOMM = 9, NTYPE = 12, NGROUP = 5, NOP = 7, NINFO = 4, NERRH = 3, NREQ = 4, NKEY = 5, NFILE = 2, NSESSION = 2, NWIN = 2 };
 static MPI_Comm comms[NCOMM];
 static MPI_Datatype types[NTYPE];
 static MPI_Group groups[NGROUP];
@@ -157,6 +157,8 @@ static MPI_Errhandler errhs[NERRH];
 static MPI_Request reqs[NREQ]; /* persistent to/from MPI_PROC_NULL: never block */
 static int keyvals[NKEY];
 static MPI_File files[NFILE]; /* MPI_FILE_NULL, and one opened by this rank alone */
+static MPI_Win wins[NWIN]; /* MPI_WIN_NULL, and one over MPI_COMM_SELF where the host makes windows */
+static char win_memory[256];
 static MPI_Session sessions[NSESSION]; /* MPI_SESSION_NULL, and one open session (where the host has them) */
 static char sink[64]; /* the harness's own scratch for its setup calls */
 /* The tool interface: MPI_T is initialized before MPI_Init (and again if a
@@ -176,6 +178,7 @@ void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type) {
 void cb_MPI_User_function_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* type) { (void)in, (void)inout, (void)len, (void)type; }
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...) { (void)comm, (void)code; }
 void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...) { (void)file, (void)code; }
+void cb_MPI_Win_errhandler_function(MPI_Win* win, int* code, ...) { (void)win, (void)code; }
 void cb_MPI_Session_errhandler_function(MPI_Session* session, int* code, ...) { (void)session, (void)code; }
 int cb_MPI_Datarep_conversion_function(void* b, MPI_Datatype t, int n, void* f, MPI_Offset p, void* e) {
     (void)b, (void)t, (void)n, (void)f, (void)p, (void)e;
@@ -325,6 +328,14 @@ static MPI_File make_file(int i) {
     return f;
 }
 
+static MPI_Win make_win(int i) {
+    MPI_Win w = MPI_WIN_NULL;
+    if (i == 0) return w;
+    if (MPI_Win_create(win_memory, sizeof win_memory, 1, MPI_INFO_NULL, MPI_COMM_SELF, &w) != MPI_SUCCESS) return MPI_WIN_NULL;
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+    return w;
+}
+
 static MPI_Request make_req(int i) {
     MPI_Request r = MPI_REQUEST_NULL;
     switch (i) {
@@ -406,6 +417,10 @@ static void refresh_pools(void) {
         if (reqs[i] != MPI_REQUEST_NULL && MPI_Request_get_status(reqs[i], &flag, &st) != MPI_SUCCESS) reqs[i] = make_req(i);
     for (int i = 0; i < NFILE; i++)
         if (files[i] == MPI_FILE_NULL || MPI_File_get_amode(files[i], &n) != MPI_SUCCESS) files[i] = make_file(i);
+    for (int i = 1; i < NWIN; i++) {
+        MPI_Aint *size;
+        if (wins[i] == MPI_WIN_NULL || MPI_Win_get_attr(wins[i], MPI_WIN_SIZE, &size, &flag) != MPI_SUCCESS) wins[i] = make_win(i);
+    }
     MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
@@ -483,6 +498,7 @@ uint32_t g_op(void) { return POOL(ops, NOP); }
 uint32_t g_info(void) { return POOL(infos, NINFO); }
 uint32_t g_request(void) { return POOL(reqs, NREQ); }
 uint32_t g_file(void) { return POOL(files, NFILE); }
+uint32_t g_win(void) { return POOL(wins, NWIN); }
 uint32_t g_session(void) { return POOL(sessions, NSESSION); }
 int32_t g_keyval(void) { return (int32_t)POOL(keyvals, NKEY); }
 
@@ -623,6 +639,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < NREQ; i++) reqs[i] = make_req(i);
     for (int i = 0; i < NKEY; i++) keyvals[i] = make_keyval(i);
     for (int i = 0; i < NFILE; i++) files[i] = make_file(i);
+    for (int i = 0; i < NWIN; i++) wins[i] = make_win(i);
     for (int i = 0; i < NSESSION; i++) sessions[i] = make_session(i);
     make_arena();
     fill_arena();

@@ -24,6 +24,7 @@ int32_t g_rank(void);
 int32_t g_norank(void);   /* a rank no message can come from or go to */
 int32_t g_tag(void);
 int32_t g_keyval(void);
+uint32_t g_win(void);    /* MPI_WIN_NULL, a window over MPI_COMM_SELF (where the host makes windows), junk */
 uint32_t g_file(void);   /* MPI_FILE_NULL, this rank's own file, junk */
 int32_t g_aint(void);
 int64_t g_count64(void);
@@ -42,6 +43,7 @@ void cb_MPI_User_function(void* in, void* inout, int* len, MPI_Datatype* type);
 void cb_MPI_User_function_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* type);
 void cb_MPI_Comm_errhandler_function(MPI_Comm* comm, int* code, ...);
 void cb_MPI_File_errhandler_function(MPI_File* file, int* code, ...);
+void cb_MPI_Win_errhandler_function(MPI_Win* win, int* code, ...);
 void cb_MPI_Session_errhandler_function(MPI_Session* session, int* code, ...);
 int cb_MPI_Datarep_conversion_function(void* buf, MPI_Datatype type, int count, void* filebuf, MPI_Offset position, void* extra);
 int cb_MPI_Datarep_conversion_function_c(void* buf, MPI_Datatype type, MPI_Count count, void* filebuf, MPI_Offset position,

@@ -29,7 +29,7 @@ macro_rules! host_handle {
         pub struct $name(pub types::Handle);
     )*};
 }
-host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info, File, Session);
+host_handle!(Comm, Datatype, Op, Errhandler, Request, Message, Group, Info, File, Session, Win);
 
 pub type Status = types::MPI_Status;
 
@@ -53,6 +53,7 @@ pub struct HostConstants {
     info_env: Info,
     datatype_null: Datatype,
     file_null: File,
+    win_null: Win,
     /// None where the library has no sessions (Open MPI 4).
     session_null: Option<Session>,
 }
@@ -99,6 +100,7 @@ fn read_constants(lib: &library::Loaded) -> Result<HostConstants, String> {
         info_env: Info(h("MPI_INFO_ENV")?),
         datatype_null: Datatype(p.get("datatype", "MPI_DATATYPE_NULL").ok_or("MPI_DATATYPE_NULL missing")? as usize),
         file_null: File(h("MPI_FILE_NULL")?),
+        win_null: Win(h("MPI_WIN_NULL")?),
         session_null: p.get("handle", "MPI_SESSION_NULL").map(|v| Session(v as types::Handle)),
     })
 }
@@ -179,6 +181,10 @@ pub fn info_env() -> Info {
 
 pub fn null_file() -> File {
     constants().file_null
+}
+
+pub fn null_win() -> Win {
+    constants().win_null
 }
 
 /// The host's MPI_SESSION_NULL (None: the library has no sessions).
@@ -272,6 +278,19 @@ fn contain_truncation() {
             std::env::set_var("OMPI_MCA_topo", "^treematch");
         }
     }
+}
+
+/// Why the host library cannot make windows over guest memory, if it
+/// cannot: Open MPI 4's one-sided component (osc rdma) needs the
+/// single-copy and self-RDMA transports that `contain_truncation` turns
+/// off, and no setting of Open MPI 4.1 gives both windows and contained
+/// truncated receives (docs/security.md). Open MPI 5 and MPICH serve.
+pub fn windows_unavailable() -> Option<&'static str> {
+    let lib = library::loaded();
+    (lib.family == Family::OpenMpi && lib.version_line().contains("v4.")).then_some(
+        "Open MPI 4's one-sided communication needs the single-copy transports the embedder turns off to contain \
+         truncated receives (see docs/security.md); run on Open MPI 5 or an MPICH-family library for windows",
+    )
 }
 
 /// Open MPI loads UCX (`pml ucx`, the InfiniBand path) as a plugin at

@@ -12,7 +12,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks::{CallbackError, GuestFns},
-    call::{call, Ctx},
+    call::{call, call_on, Ctx, ErrorsOf},
     errors::{Fatal, FatalKind, MpiError, MpiResult},
     MpiEnv,
 };
@@ -90,10 +90,14 @@ impl Attributes {
     }
 }
 
-/// Whose error handler an attribute call uses: the communicator's own, else
-/// MPI_COMM_WORLD's.
-fn errcomm(kind: Kind, object: i32) -> i32 {
-    if kind == Kind::Comm { object } else { abi::c::MPI_COMM_WORLD }
+/// Whose error handler an attribute call uses: the communicator's or the
+/// window's own; MPI_COMM_WORLD's for datatypes.
+fn errcomm(kind: Kind, object: i32) -> ErrorsOf {
+    match kind {
+        Kind::Comm => ErrorsOf::Comm(object),
+        Kind::Win => ErrorsOf::Win(object),
+        Kind::Type => ErrorsOf::Comm(abi::c::MPI_COMM_WORLD),
+    }
 }
 
 fn is_predefined_keyval(kind: Kind, keyval: i32) -> bool {
@@ -121,7 +125,7 @@ impl Ctx<'_> {
         match kind {
             Kind::Comm => self.comm(handle).map(drop),
             Kind::Type => self.datatype(handle).map(drop),
-            Kind::Win => Err(MpiError::new(abi::c::MPI_ERR_WIN, "windows are not supported yet (one-sided communication)")),
+            Kind::Win => self.win(handle).map(drop),
         }
     }
 
@@ -178,7 +182,7 @@ fn free_keyval(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
 
 fn get_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32, value: u32, flag: u32) -> Result<i32, Fatal> {
     let errcomm = errcomm(kind, object);
-    call(env, function, errcomm, |cx| {
+    call_on(env, function, errcomm, |cx| {
         cx.object(kind, object)?;
         cx.mem.range(value, 4)?;
         cx.mem.range(flag, 4)?;
@@ -192,6 +196,8 @@ fn get_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind
                 }
                 None => None,
             }
+        } else if kind == Kind::Win && is_predefined_keyval(kind, keyval) {
+            cx.win_attribute(object, keyval)?
         } else {
             cx.bridge.attributes.keyval(kind, keyval)?;
             cx.bridge.attributes.get(kind, object, keyval)
@@ -205,9 +211,9 @@ fn get_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind
 
 /// Looks up what setting or deleting an attribute replaces: its old value
 /// and the keyval's delete callback.
-fn existing(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32, errcomm: i32) -> Result<Result<Option<(u32, Keyval)>, i32>, Fatal> {
+fn existing(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind, object: i32, keyval: i32, errcomm: ErrorsOf) -> Result<Result<Option<(u32, Keyval)>, i32>, Fatal> {
     let mut old = None;
-    let rc = call(env, function, errcomm, |cx| {
+    let rc = call_on(env, function, errcomm, |cx| {
         cx.object(kind, object)?;
         if is_predefined_keyval(kind, keyval) {
             return Err(MpiError::new(abi::c::MPI_ERR_KEYVAL, "predefined attributes cannot be set or deleted"));
@@ -231,7 +237,7 @@ fn set_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: Kind
             return Ok(rc);
         }
     }
-    call(env, function, errcomm, |cx| {
+    call_on(env, function, errcomm, |cx| {
         cx.bridge.attributes.set(kind, object, keyval, value);
         Ok(())
     })
@@ -241,14 +247,14 @@ fn delete_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
     let errcomm = errcomm(kind, object);
     let old = match existing(env, function, kind, object, keyval, errcomm)? {
         Ok(Some(old)) => old,
-        Ok(None) => return call(env, function, errcomm, |_| Err(MpiError::new(abi::c::MPI_ERR_KEYVAL, "no attribute is set with this keyval"))),
+        Ok(None) => return call_on(env, function, errcomm, |_| Err(MpiError::new(abi::c::MPI_ERR_KEYVAL, "no attribute is set with this keyval"))),
         Err(rc) => return Ok(rc),
     };
     let rc = run_delete(env, function, object, keyval, old.0, &old.1, errcomm)?;
     if rc != abi::c::MPI_SUCCESS {
         return Ok(rc);
     }
-    call(env, function, errcomm, |cx| {
+    call_on(env, function, errcomm, |cx| {
         cx.bridge.attributes.remove(kind, object, keyval);
         Ok(())
     })
@@ -259,13 +265,13 @@ pub(super) fn guest_fns(env: &FunctionEnvMut<MpiEnv>, function: &'static str) ->
 }
 
 /// A callback's non-zero return code fails the MPI call that ran it.
-fn callback_failed(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, errcomm: i32, what: &str, rc: i32) -> Result<i32, Fatal> {
-    call(env, function, errcomm, |_| Err(MpiError::new(rc, format!("the attribute {what} function returned {rc}"))))
+fn callback_failed(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, errcomm: ErrorsOf, what: &str, rc: i32) -> Result<i32, Fatal> {
+    call_on(env, function, errcomm, |_| Err(MpiError::new(rc, format!("the attribute {what} function returned {rc}"))))
 }
 
 /// Runs a keyval's delete callback; its return code (or the error the
 /// failure raised) is the result.
-fn run_delete(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, object: i32, keyval: i32, value: u32, k: &Keyval, errcomm: i32) -> Result<i32, Fatal> {
+fn run_delete(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, object: i32, keyval: i32, value: u32, k: &Keyval, errcomm: ErrorsOf) -> Result<i32, Fatal> {
     if k.delete == NULL_FN {
         return Ok(abi::c::MPI_SUCCESS);
     }
@@ -356,15 +362,7 @@ macro_rules! attribute_functions {
 attribute_functions!(Kind::Comm, comm_create_keyval, comm_free_keyval, comm_set_attr, comm_get_attr, comm_delete_attr, "Comm");
 attribute_functions!(Kind::Type, type_create_keyval, type_free_keyval, type_set_attr, type_get_attr, type_delete_attr, "Type");
 
-#[inline]
-pub fn win_create_keyval(mut env: FunctionEnvMut<MpiEnv>, copy: u32, delete: u32, keyval: u32, extra_state: u32) -> Result<i32, Fatal> {
-    create_keyval(&mut env, "MPI_Win_create_keyval", Kind::Win, copy, delete, keyval, extra_state)
-}
-
-#[inline]
-pub fn win_free_keyval(mut env: FunctionEnvMut<MpiEnv>, keyval: u32) -> Result<i32, Fatal> {
-    free_keyval(&mut env, "MPI_Win_free_keyval", Kind::Win, keyval)
-}
+attribute_functions!(Kind::Win, win_create_keyval, win_free_keyval, win_set_attr, win_get_attr, win_delete_attr, "Win");
 
 // MPI-1 names (deprecated, still used): the communicator functions.
 #[inline]
@@ -441,7 +439,8 @@ mod tests {
         let mut a = Attributes::new();
         let user = keyval(&mut a, Kind::Comm, NULL_FN);
         assert!(!is_predefined_keyval(Kind::Comm, user));
-        assert_eq!(errcomm(Kind::Comm, 7), 7);
-        assert_eq!(errcomm(Kind::Type, 7), abi::c::MPI_COMM_WORLD);
+        assert_eq!(errcomm(Kind::Comm, 7), ErrorsOf::Comm(7));
+        assert_eq!(errcomm(Kind::Win, 7), ErrorsOf::Win(7));
+        assert_eq!(errcomm(Kind::Type, 7), ErrorsOf::Comm(abi::c::MPI_COMM_WORLD));
     }
 }

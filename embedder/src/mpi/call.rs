@@ -19,7 +19,7 @@ use super::{
     state::{Bridge, ErrorMode},
     MpiEnv,
 };
-use crate::{abi, guest_memory::GuestMemory};
+use crate::{abi, guest_memory::GuestMemory, host_mpi::{self, ffi}};
 
 /// A host copy of a guest array: C ints, or 64-bit values (MPI_Count
 /// arrays, and 32-bit guest MPI_Aint arrays widened to the host's).
@@ -62,10 +62,11 @@ pub(super) fn nonblocking_collective(function: &str) -> bool {
 }
 
 /// The object whose error handler an error goes to.
-#[derive(Clone, Copy)]
-enum ErrorsOf {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorsOf {
     Comm(i32),
     File(i32),
+    Win(i32),
 }
 
 /// Runs one MPI function body and turns its result into what the guest
@@ -96,6 +97,33 @@ pub fn call_file(
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     run(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::File(fh), body)
+}
+
+/// `call` for a function on window `win`: errors go to the window's
+/// handler (MPI_COMM_WORLD's for an invalid window; the calls that make a
+/// window use `call` on their communicator).
+#[inline]
+pub fn call_win(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    win: i32,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    run(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::Win(win), body)
+}
+
+/// `call` with the error handler of any kind of object.
+#[inline]
+pub fn call_on(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    errors: ErrorsOf,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    match errors {
+        ErrorsOf::Comm(comm) => run(env, function, comm, errors, body),
+        _ => run(env, function, abi::c::MPI_COMM_NULL, errors, body),
+    }
 }
 
 #[inline]
@@ -140,6 +168,11 @@ fn run(
             return Err(FatalKind::Mpi { function, class: e.class, detail }.into());
         }
         ErrorsOf::File(fh) => (bridge.file_errors(fh), if bridge.files.get(fh).is_some() { fh } else { abi::c::MPI_FILE_NULL }),
+        ErrorsOf::Win(win) => match bridge.wins.get(win) {
+            Some(w) => (bridge.errhandlers.get(w.errhandler).map_or(ErrorMode::Fatal, |e| e.mode), win),
+            // no window yet (creation) or an invalid one: MPI_COMM_WORLD's handler
+            None => (bridge.comm_errors(abi::c::MPI_COMM_WORLD), abi::c::MPI_COMM_WORLD),
+        },
     };
     match mode {
         ErrorMode::Return => Ok(e.class),
@@ -180,6 +213,43 @@ impl Ctx<'_> {
     pub fn guest_alloc(&mut self, len: u32) -> MpiResult<u32> {
         let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
         fns.alloc(store, len).map_err(|e| MpiError::new(abi::c::MPI_ERR_NO_MEM, e.to_string()))
+    }
+
+    /// Gives guest memory from `guest_alloc` back (failures are the
+    /// guest's allocator's business: the memory is then just not reused).
+    pub fn guest_free(&mut self, addr: u32) {
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        let _ = fns.release(store, addr);
+    }
+
+    /// The host address of guest address 0 (fixed for the instance's life).
+    pub fn guest_base(&self) -> *mut u8 {
+        unsafe { (*self.fns).base }
+    }
+
+    /// Grows the guest memory by `pages` wasm pages from the host (for
+    /// pages the guest's allocator must never hand out); returns the old
+    /// size in pages.
+    pub fn grow_guest_memory(&mut self, pages: u32) -> Result<u32, String> {
+        let (store, fns) = unsafe { (&mut *self.store, &*self.fns) };
+        fns.memory.grow(store, wasmer::Pages(pages)).map(|p| p.0).map_err(|e| e.to_string())
+    }
+
+    /// The ranks of `comm` agree on this rank's verdict before a collective
+    /// host call: all go on, or all fail with the highest error class (so no
+    /// rank waits in the host for one that gave up).
+    pub fn agree<T>(&self, comm: host_mpi::Comm, local: MpiResult<T>) -> MpiResult<T> {
+        let mine = local.as_ref().err().map_or(0, |e| e.class);
+        let mut worst = 0i32;
+        let host = host_mpi::constants();
+        let (int, max) = (host.datatypes["MPI_INT"], host.ops["MPI_MAX"]);
+        let rc = unsafe { ffi::MPI_Allreduce(&mine as *const i32 as _, &mut worst as *mut i32 as _, 1, int.0, max.0, comm.0) };
+        self.host(rc)?;
+        match local {
+            Err(e) => Err(MpiError::shared(e.class, e.into_detail())),
+            Ok(_) if worst != 0 => Err(MpiError::shared(worst, "another process's arguments were refused")),
+            Ok(v) => Ok(v),
+        }
     }
 
     #[inline]

@@ -13,7 +13,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     callbacks::GuestFns,
-    call::{call, call_file}, state::{Bridge, ErrorMode},
+    call::{call, call_on, ErrorsOf}, state::{Bridge, ErrorMode},
     errors::{Fatal, FatalKind, MpiError, MpiResult},
     MpiEnv,
 };
@@ -184,14 +184,54 @@ pub fn comm_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, comm: i32, errorcod
     Ok(abi::c::MPI_SUCCESS)
 }
 
-#[inline]
-pub fn file_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
-    call_file(&mut env, "MPI_File_create_errhandler", abi::c::MPI_FILE_NULL, |cx| {
+/// The slot that holds a file's or a window's handler.
+type Slot = fn(&mut Bridge, i32) -> MpiResult<&mut i32>;
+
+/// MPI_File_create_errhandler and MPI_Win_create_errhandler.
+fn create_errhandler(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, errors: ErrorsOf, function: u32, errhandler: u32) -> Result<i32, Fatal> {
+    call_on(env, name, errors, |cx| {
+        cx.require_running()?;
         cx.mem.range(errhandler, 4)?;
         cx.check_callback(function, HANDLER_PARAMS, 0)?;
         let h = cx.bridge.errhandlers.insert(ErrhandlerEntry { mode: ErrorMode::User(function), refs: 1 });
         Ok(cx.mem.write_i32(errhandler, h)?)
     })
+}
+
+fn set_errhandler(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, errors: ErrorsOf, slot: Slot, object: i32, errhandler: i32) -> Result<i32, Fatal> {
+    call_on(env, name, errors, |cx| {
+        cx.require_running()?;
+        cx.bridge.errhandler(errhandler)?;
+        slot(cx.bridge, object)?;
+        cx.bridge.retain_errhandler(errhandler);
+        let old = std::mem::replace(slot(cx.bridge, object)?, errhandler);
+        cx.bridge.release_errhandler(old);
+        Ok(())
+    })
+}
+
+fn get_errhandler(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, errors: ErrorsOf, slot: Slot, object: i32, errhandler: u32) -> Result<i32, Fatal> {
+    call_on(env, name, errors, |cx| {
+        cx.require_running()?;
+        let h = *slot(cx.bridge, object)?;
+        cx.mem.range(errhandler, 4)?;
+        cx.bridge.retain_errhandler(h);
+        Ok(cx.mem.write_i32(errhandler, h)?)
+    })
+}
+
+/// Runs the object's handler for `errorcode` (raised by the program itself:
+/// every rank that calls sees it).
+fn call_errhandler(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, errors: ErrorsOf, slot: Slot, object: i32, errorcode: i32) -> Result<i32, Fatal> {
+    call_on(env, name, errors, |cx| {
+        cx.require_running()?;
+        slot(cx.bridge, object)?;
+        if cx.bridge.user_errors.class_of(errorcode).is_none() {
+            return Ok(());
+        }
+        Err(MpiError::shared(errorcode, format!("error code {errorcode} raised by the program")))
+    })?;
+    Ok(abi::c::MPI_SUCCESS)
 }
 
 /// The slot that holds a file's handler: MPI_FILE_NULL's is the default
@@ -206,42 +246,51 @@ fn file_errhandler_slot(bridge: &mut Bridge, file: i32) -> MpiResult<&mut i32> {
     }
 }
 
+fn win_errhandler_slot(bridge: &mut Bridge, win: i32) -> MpiResult<&mut i32> {
+    match bridge.wins.get_mut(win) {
+        Some(w) => Ok(&mut w.errhandler),
+        None => Err(MpiError::new(abi::c::MPI_ERR_WIN, format!("invalid window handle {win:#x}"))),
+    }
+}
+
+#[inline]
+pub fn file_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
+    create_errhandler(&mut env, "MPI_File_create_errhandler", ErrorsOf::File(abi::c::MPI_FILE_NULL), function, errhandler)
+}
+
 #[inline]
 pub fn file_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: i32) -> Result<i32, Fatal> {
-    call_file(&mut env, "MPI_File_set_errhandler", file, |cx| {
-        cx.require_running()?;
-        cx.bridge.errhandler(errhandler)?;
-        file_errhandler_slot(cx.bridge, file)?;
-        cx.bridge.retain_errhandler(errhandler);
-        let old = std::mem::replace(file_errhandler_slot(cx.bridge, file)?, errhandler);
-        cx.bridge.release_errhandler(old);
-        Ok(())
-    })
+    set_errhandler(&mut env, "MPI_File_set_errhandler", ErrorsOf::File(file), file_errhandler_slot, file, errhandler)
 }
 
 #[inline]
 pub fn file_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, file: i32, errhandler: u32) -> Result<i32, Fatal> {
-    call_file(&mut env, "MPI_File_get_errhandler", file, |cx| {
-        cx.require_running()?;
-        let h = *file_errhandler_slot(cx.bridge, file)?;
-        cx.mem.range(errhandler, 4)?;
-        cx.bridge.retain_errhandler(h);
-        Ok(cx.mem.write_i32(errhandler, h)?)
-    })
+    get_errhandler(&mut env, "MPI_File_get_errhandler", ErrorsOf::File(file), file_errhandler_slot, file, errhandler)
 }
 
 #[inline]
 pub fn file_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, fh: i32, errorcode: i32) -> Result<i32, Fatal> {
-    call_file(&mut env, "MPI_File_call_errhandler", fh, |cx| {
-        cx.require_running()?;
-        file_errhandler_slot(cx.bridge, fh)?;
-        if cx.bridge.user_errors.class_of(errorcode).is_none() {
-            return Ok(());
-        }
-        // raised by the program itself: every rank that calls sees it
-        Err(MpiError::shared(errorcode, format!("error code {errorcode} raised by the program")))
-    })?;
-    Ok(abi::c::MPI_SUCCESS)
+    call_errhandler(&mut env, "MPI_File_call_errhandler", ErrorsOf::File(fh), file_errhandler_slot, fh, errorcode)
+}
+
+#[inline]
+pub fn win_create_errhandler(mut env: FunctionEnvMut<MpiEnv>, function: u32, errhandler: u32) -> Result<i32, Fatal> {
+    create_errhandler(&mut env, "MPI_Win_create_errhandler", ErrorsOf::Comm(WORLD), function, errhandler)
+}
+
+#[inline]
+pub fn win_set_errhandler(mut env: FunctionEnvMut<MpiEnv>, win: i32, errhandler: i32) -> Result<i32, Fatal> {
+    set_errhandler(&mut env, "MPI_Win_set_errhandler", ErrorsOf::Win(win), win_errhandler_slot, win, errhandler)
+}
+
+#[inline]
+pub fn win_get_errhandler(mut env: FunctionEnvMut<MpiEnv>, win: i32, errhandler: u32) -> Result<i32, Fatal> {
+    get_errhandler(&mut env, "MPI_Win_get_errhandler", ErrorsOf::Win(win), win_errhandler_slot, win, errhandler)
+}
+
+#[inline]
+pub fn win_call_errhandler(mut env: FunctionEnvMut<MpiEnv>, win: i32, errorcode: i32) -> Result<i32, Fatal> {
+    call_errhandler(&mut env, "MPI_Win_call_errhandler", ErrorsOf::Win(win), win_errhandler_slot, win, errorcode)
 }
 
 #[inline]

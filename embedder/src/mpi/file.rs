@@ -64,23 +64,6 @@ impl Ctx<'_> {
         Ok(std::ffi::CString::new(path.into_os_string().into_vec()).expect("paths hold no NUL"))
     }
 
-    /// The ranks of `comm` agree on this rank's verdict before a collective
-    /// host call: all go on, or all fail with the highest error class (so no
-    /// rank waits in the host for one that gave up).
-    fn agree<T>(&self, comm: host_mpi::Comm, local: MpiResult<T>) -> MpiResult<T> {
-        let mine = local.as_ref().err().map_or(0, |e| e.class);
-        let mut worst = 0i32;
-        let host = host_mpi::constants();
-        let (int, max) = (host.datatypes["MPI_INT"], host.ops["MPI_MAX"]);
-        let rc = unsafe { ffi::MPI_Allreduce(&mine as *const i32 as _, &mut worst as *mut i32 as _, 1, int.0, max.0, comm.0) };
-        self.host(rc)?;
-        match local {
-            Err(e) => Err(MpiError::shared(e.class, e.into_detail())),
-            Ok(_) if worst != 0 => Err(MpiError::shared(worst, "another process's arguments were refused")),
-            Ok(v) => Ok(v),
-        }
-    }
-
     pub fn split_begin(&mut self, fh: i32, buf: u32) -> MpiResult {
         if let Some(f) = self.bridge.files.get_mut(fh) {
             f.split = Some(buf);

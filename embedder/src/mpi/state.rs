@@ -178,6 +178,11 @@ pub struct Bridge {
     pub groups: Table<host_mpi::Group>,
     pub infos: Table<host_mpi::Info>,
     pub files: Table<super::file::FileEntry>,
+    pub wins: Table<super::rma::WinEntry>,
+    /// Karmem regions (`karmem.rs`).
+    pub regions: Table<super::karmem::Region>,
+    /// Guest pages that node segments used and gave back (`node_segment.rs`).
+    pub segment_holes: super::node_segment::Holes,
     /// The error handler of MPI_FILE_NULL: what files get when opened, and
     /// what handles errors of MPI_File_open and MPI_File_delete.
     pub file_null_errhandler: i32,
@@ -235,6 +240,9 @@ impl Bridge {
             groups: Table::new(abi::c::MPI_GROUP_NULL, 2),
             infos: Table::new(abi::c::MPI_INFO_NULL, 2),
             files: Table::new(abi::c::MPI_FILE_NULL, 0),
+            wins: Table::new(abi::c::MPI_WIN_NULL, 0),
+            regions: Table::new(0, 0),
+            segment_holes: Default::default(),
             file_null_errhandler: abi::c::MPI_ERRORS_RETURN,
             preopens: Default::default(),
             errhandlers: errhandler::predefined_table(),

@@ -1,0 +1,223 @@
+/* Hostile RMA arguments under MPI_ERRORS_RETURN (wasm only: a native MPI
+ * need not check target ranges, and the far addresses below are only
+ * "past the memory" in a 32-bit guest). Every case must come back as an
+ * error class, with the job still running: rank 0 prints
+ * "<case> <error class>" (the class every rank got: they all make the same
+ * call), or "(ranks disagree ...)", with " (guest data CHANGED)" appended
+ * when a buffer MPI must not write was written. Ends with "done". */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 1024 /* ints per window: a 1024-int transfer fits, so only its origin side is wrong */
+#define FAR ((void *)(uintptr_t)0xFFFFFF00u)  /* the last 256 bytes of the 4 GiB: past the guest memory */
+#define EDGE ((void *)(uintptr_t)0xFFFFFFFEu) /* an int there wraps around the 32-bit address space */
+#define PATTERN 0x5A
+
+/* 16 bytes before the end of the guest memory: a buffer that starts inside
+ * and runs out without wrapping around */
+#ifdef __wasm__
+#define NEAR_END ((void *)((uintptr_t)__builtin_wasm_memory_size(0) * 65536 - 16))
+#else
+#define NEAR_END FAR
+#endif
+
+static int rank, size, left, right;
+
+static const char *class_name(int cls) {
+    switch (cls) {
+#define C(x) case x: return #x;
+        C(MPI_SUCCESS) C(MPI_ERR_BUFFER) C(MPI_ERR_COUNT) C(MPI_ERR_TYPE) C(MPI_ERR_RANK) C(MPI_ERR_OP)
+        C(MPI_ERR_ARG) C(MPI_ERR_UNKNOWN) C(MPI_ERR_OTHER) C(MPI_ERR_INTERN) C(MPI_ERR_ASSERT) C(MPI_ERR_BASE)
+        C(MPI_ERR_DISP) C(MPI_ERR_INFO) C(MPI_ERR_LOCKTYPE) C(MPI_ERR_NO_MEM) C(MPI_ERR_SIZE) C(MPI_ERR_WIN)
+        C(MPI_ERR_COMM) C(MPI_ERR_REQUEST) C(MPI_ERR_RMA_ATTACH) C(MPI_ERR_RMA_CONFLICT) C(MPI_ERR_RMA_RANGE)
+        C(MPI_ERR_RMA_SHARED) C(MPI_ERR_RMA_SYNC) C(MPI_ERR_RMA_FLAVOR) C(MPI_ERR_UNSUPPORTED_OPERATION)
+#undef C
+    }
+    static char other[32];
+    snprintf(other, sizeof other, "class %d", cls);
+    return other;
+}
+
+static int class_of(int rc) {
+    int cls = rc;
+    if (rc != MPI_SUCCESS && MPI_Error_class(rc, &cls) != MPI_SUCCESS) cls = -1;
+    return cls;
+}
+
+static void report_data(const char *what, int rc, int data_ok) {
+    int cls = class_of(rc), lo, hi, all_ok;
+    MPI_Allreduce(&cls, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&cls, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&data_ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (lo == hi)
+            printf("%s %s%s\n", what, class_name(lo), all_ok ? "" : " (guest data CHANGED)");
+        else
+            printf("%s (ranks disagree: classes %d to %d)\n", what, lo, hi);
+        fflush(stdout);
+    }
+}
+
+static void report(const char *what, int rc) { report_data(what, rc, 1); }
+
+/* A result buffer MPI must leave alone when it refuses the call. */
+static int *patterned(int *buf, int n) {
+    memset(buf, PATTERN, n * sizeof *buf);
+    return buf;
+}
+
+static int intact(const int *buf, int n) {
+    const unsigned char *p = (const unsigned char *)buf;
+    for (size_t i = 0; i < n * sizeof *buf; i++)
+        if (p[i] != PATTERN) return 0;
+    return 1;
+}
+
+/* Target ranges past the end of the target's window (the origin side is
+ * fine), in a fence epoch and in a passive-target one. */
+static void target_ranges(MPI_Win win) {
+    int src[4] = {1, 2, 3, 4}, res[4], one = 1, cmp = 0;
+    MPI_Datatype spread;
+    /* extent 3 * N/2 + 1 ints: one element fits, the type does not */
+    MPI_Type_vector(4, 1, N / 2, MPI_INT, &spread);
+    MPI_Type_commit(&spread);
+
+    MPI_Win_fence(0, win);
+    report("put past target window", MPI_Put(src, 4, MPI_INT, right, N - 2, 4, MPI_INT, win));
+    report("put displacement past target window", MPI_Put(src, 1, MPI_INT, right, N + 100, 1, MPI_INT, win));
+    report("put vector target type past target window", MPI_Put(src, 4, MPI_INT, right, 0, 1, spread, win));
+    report("put negative displacement", MPI_Put(src, 1, MPI_INT, right, -1, 1, MPI_INT, win));
+    int rc = MPI_Get(patterned(res, 4), 4, MPI_INT, right, N - 2, 4, MPI_INT, win);
+    report_data("get past target window", rc, intact(res, 4));
+    report("accumulate past target window", MPI_Accumulate(src, 4, MPI_INT, right, N - 1, 4, MPI_INT, MPI_SUM, win));
+    rc = MPI_Get_accumulate(src, 4, MPI_INT, patterned(res, 4), 4, MPI_INT, right, N - 1, 4, MPI_INT, MPI_SUM, win);
+    report_data("get_accumulate past target window", rc, intact(res, 4));
+    rc = MPI_Fetch_and_op(&one, patterned(res, 1), MPI_INT, right, N, MPI_SUM, win);
+    report_data("fetch_and_op past target window", rc, intact(res, 1));
+    rc = MPI_Compare_and_swap(&one, &cmp, patterned(res, 1), MPI_INT, right, N, win);
+    report_data("compare_and_swap past target window", rc, intact(res, 1));
+    MPI_Win_fence(0, win);
+
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+    rc = MPI_Get(patterned(res, 4), 4, MPI_INT, right, N - 1, 4, MPI_INT, win);
+    report_data("get past target window under lock", rc, intact(res, 4));
+    MPI_Request req = MPI_REQUEST_NULL;
+    rc = MPI_Rput(src, 4, MPI_INT, right, N - 3, 4, MPI_INT, win, &req);
+    report("rput past target window", rc);
+    if (rc == MPI_SUCCESS) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Win_unlock(right, win);
+    MPI_Type_free(&spread);
+}
+
+/* Origin, result and compare buffers that run past the guest memory. */
+static void origin_buffers(MPI_Win win) {
+    int src[4] = {1, 2, 3, 4}, res[4], one = 1;
+    MPI_Request req = MPI_REQUEST_NULL;
+
+    MPI_Win_fence(0, win);
+    report("put origin past memory", MPI_Put(FAR, N, MPI_INT, right, 0, N, MPI_INT, win));
+    report("get origin past memory", MPI_Get(FAR, N, MPI_INT, right, 0, N, MPI_INT, win));
+    report("put origin running past the memory end", MPI_Put(NEAR_END, N, MPI_INT, right, 0, N, MPI_INT, win));
+    report("get origin running past the memory end", MPI_Get(NEAR_END, N, MPI_INT, right, 0, N, MPI_INT, win));
+    report("accumulate origin past memory", MPI_Accumulate(FAR, N, MPI_INT, right, 0, N, MPI_INT, MPI_SUM, win));
+    report("get_accumulate result past memory",
+           MPI_Get_accumulate(src, 4, MPI_INT, FAR, N, MPI_INT, right, 0, 4, MPI_INT, MPI_SUM, win));
+    report("fetch_and_op result wrapping around memory", MPI_Fetch_and_op(&one, EDGE, MPI_INT, right, 0, MPI_SUM, win));
+    int rc = MPI_Compare_and_swap(&one, FAR, patterned(res, 1), MPI_INT, right, 0, win);
+    report_data("compare_and_swap compare past memory", rc, intact(res, 1));
+    MPI_Win_fence(0, win);
+
+    MPI_Win_lock_all(0, win);
+    rc = MPI_Rput(FAR, N, MPI_INT, right, 0, N, MPI_INT, win, &req);
+    report("rput origin past memory", rc);
+    if (rc == MPI_SUCCESS) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    rc = MPI_Rget(FAR, N, MPI_INT, right, 0, N, MPI_INT, win, &req);
+    report("rget origin past memory", rc);
+    if (rc == MPI_SUCCESS) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Win_unlock_all(win);
+}
+
+static void ranks_and_handles(MPI_Win win) {
+    int src = 7, res = 0;
+    MPI_Win bogus = (MPI_Win)(uintptr_t)12345;
+
+    MPI_Win_fence(0, win);
+    report("put to rank -5", MPI_Put(&src, 1, MPI_INT, -5, 0, 1, MPI_INT, win));
+    report("put to rank size", MPI_Put(&src, 1, MPI_INT, size, 0, 1, MPI_INT, win));
+    report("get from rank size", MPI_Get(&res, 1, MPI_INT, size, 0, 1, MPI_INT, win));
+    /* the one out-of-range rank that is valid: a no-op */
+    report("put to MPI_PROC_NULL", MPI_Put(&src, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    report("put on an invalid window", MPI_Put(&src, 1, MPI_INT, right, 0, 1, MPI_INT, bogus));
+    report("put on MPI_WIN_NULL", MPI_Put(&src, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_WIN_NULL));
+    report("fence on an invalid window", MPI_Win_fence(0, bogus));
+    MPI_Win_fence(0, win);
+
+    report("lock with an invalid lock type", MPI_Win_lock(999, right, 0, win));
+    report("lock rank size", MPI_Win_lock(MPI_LOCK_SHARED, size, 0, win));
+    report("lock rank -5", MPI_Win_lock(MPI_LOCK_EXCLUSIVE, -5, 0, win));
+    report("lock an invalid window", MPI_Win_lock(MPI_LOCK_SHARED, right, 0, bogus));
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+    report("flush rank size", MPI_Win_flush(size, win));
+    MPI_Win_unlock(right, win);
+    report("free an invalid window", MPI_Win_free(&bogus));
+}
+
+/* Window creation over memory the guest does not have (collective: every
+ * rank passes the same bad arguments, so none waits for the others). */
+static void creation(void) {
+    MPI_Win w = MPI_WIN_NULL;
+    int rc = MPI_Win_create((void *)(uintptr_t)0xFFFFF000u, 0x10000, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    report("win_create past memory", rc);
+    if (rc == MPI_SUCCESS) MPI_Win_free(&w);
+    rc = MPI_Win_create(NEAR_END, 4096, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    report("win_create running past the memory end", rc);
+    if (rc == MPI_SUCCESS) MPI_Win_free(&w);
+
+    MPI_Win dyn;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
+    MPI_Win_set_errhandler(dyn, MPI_ERRORS_RETURN);
+    rc = MPI_Win_attach(dyn, FAR, N);
+    report("win_attach past memory", rc);
+    if (rc == MPI_SUCCESS) MPI_Win_detach(dyn, FAR);
+    MPI_Win_free(&dyn);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    left = (rank + size - 1) % size;
+    right = (rank + 1) % size;
+    /* errors with no valid window (a bad handle, creation) are raised on a
+     * communicator: MPI_COMM_WORLD, or MPI_COMM_SELF since MPI-4 */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+
+    int *buf = calloc(N, sizeof *buf);
+    MPI_Win win;
+    MPI_Win_create(buf, N * sizeof *buf, sizeof *buf, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    /* a window's default handler is MPI_ERRORS_ARE_FATAL, whatever the communicator's */
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+
+    target_ranges(win);
+    origin_buffers(win);
+    ranks_and_handles(win);
+    creation();
+
+    /* the refused calls left the window usable */
+    int value = 1000 + rank;
+    MPI_Win_fence(0, win);
+    int rc = MPI_Put(&value, 1, MPI_INT, right, 5, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    report_data("valid put after the errors", rc, buf[5] == 1000 + left);
+
+    MPI_Win_free(&win);
+    free(buf);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) printf("done\n");
+    MPI_Finalize();
+    return 0;
+}
