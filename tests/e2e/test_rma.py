@@ -125,6 +125,10 @@ HOSTILE = {
     "win_create past memory": ANY_ERROR,
     "win_create running past the memory end": ANY_ERROR,
     "win_attach past memory": ANY_ERROR,
+    "lock with an invalid lock type, user handler": {"MPI_ERR_LOCKTYPE"},
+    "free with a failing delete callback": {"MPI_ERR_OTHER"},
+    "fence after the refused free": {"MPI_SUCCESS"},
+    "free once the callback succeeds": {"MPI_SUCCESS"},
     "valid put after the errors": {"MPI_SUCCESS"},
 }
 

@@ -197,6 +197,15 @@ impl Ctx<'_> {
         Ok(Some(slot))
     }
 
+    /// A host window over this rank's guest bytes `[base, base + size)`
+    /// (host address `at`, checked by the caller), recorded.
+    #[allow(clippy::too_many_arguments)]
+    fn window_over(&mut self, comm: &CommEntry, info: host_mpi::Info, at: *mut u8, flavor: Flavor, base: u32, size: i32, disp_unit: i32) -> MpiResult<i32> {
+        let mut new = host_mpi::null_win();
+        self.host(unsafe { ffi::MPI_Win_create(at as _, size as isize, disp_unit, info.0, comm.host.0, &mut new.0) })?;
+        self.new_window(comm, new, flavor, base, size as i64, disp_unit as i64)
+    }
+
     /// Records a new host window: errors come back to the bridge, and the
     /// ranks exchange what target checks need. Returns the guest handle.
     fn new_window(&mut self, comm: &CommEntry, mut host: host_mpi::Win, flavor: Flavor, base: u32, size: i64, disp_unit: i64) -> MpiResult<i32> {
@@ -279,9 +288,7 @@ pub fn win_create(mut env: FunctionEnvMut<MpiEnv>, base: u32, size: i32, disp_un
         let (comm_, info_, at) = cx.creation_args(comm, (size, disp_unit, info, win), |cx| {
             Ok(if size > 0 { cx.mem.range(base, size as u64)? } else { cx.mem.unchecked_empty(base) })
         })?;
-        let mut new = host_mpi::null_win();
-        cx.host(unsafe { ffi::MPI_Win_create(at as _, size as isize, disp_unit, info_.0, comm_.host.0, &mut new.0) })?;
-        let handle = cx.new_window(&comm_, new, Flavor::Create, base, size as i64, disp_unit as i64)?;
+        let handle = cx.window_over(&comm_, info_, at, Flavor::Create, base, size, disp_unit)?;
         Ok(cx.mem.write_i32(win, handle)?)
     })
 }
@@ -309,10 +316,7 @@ pub fn win_allocate(mut env: FunctionEnvMut<MpiEnv>, size: i32, disp_unit: i32, 
             }
         };
         let at = cx.mem.range(memory, size.max(1) as u64)?;
-        let mut new = host_mpi::null_win();
-        let rc = unsafe { ffi::MPI_Win_create(at as _, size as isize, disp_unit, info_.0, comm_.host.0, &mut new.0) };
-        let made = cx.host(rc).and_then(|()| cx.new_window(&comm_, new, Flavor::Allocate, memory, size as i64, disp_unit as i64));
-        let handle = match made {
+        let handle = match cx.window_over(&comm_, info_, at, Flavor::Allocate, memory, size, disp_unit) {
             Ok(h) => h,
             Err(e) => {
                 cx.guest_free(memory);
@@ -373,11 +377,8 @@ pub fn win_allocate_shared(mut env: FunctionEnvMut<MpiEnv>, size: i32, disp_unit
         let (offsets, total) = shared_layout(&sizes, info_is_true(info_, "alloc_shared_noncontig"));
         let seg = cx.map_node_segment(&comm_, "MPI_Win_allocate_shared", total)?;
         let base = seg.at + offsets[comm_.rank as usize] as u32;
-        let at = cx.mem.span(base, 0, size as u64).map_err(MpiError::from);
-        let mut new = host_mpi::null_win();
-        let made = at.and_then(|at| cx.host(unsafe { ffi::MPI_Win_create(at as _, size as isize, disp_unit, info_.0, comm_.host.0, &mut new.0) }));
-        let made = made.and_then(|()| cx.new_window(&comm_, new, Flavor::Shared, base, size as i64, disp_unit as i64));
-        let handle = match made {
+        let made = cx.mem.span(base, 0, size as u64).map_err(MpiError::from);
+        let handle = match made.and_then(|at| cx.window_over(&comm_, info_, at, Flavor::Shared, base, size, disp_unit)) {
             Ok(h) => h,
             Err(e) => {
                 cx.unmap_node_segment(seg);

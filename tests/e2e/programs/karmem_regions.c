@@ -27,39 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_class.h"
+
 #define PAGE 4096u
 
 static int me, nranks, wrank;
 static MPI_Comm node;
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        int rc_ = (call);                                                            \
-        if (rc_ != MPI_SUCCESS) {                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cls(rc_)); \
-            MPI_Abort(MPI_COMM_WORLD, 3);                                            \
-        }                                                                            \
-    } while (0)
+#define CHECK(call) CHECK_OK(call)
 
-static const char *cls(int rc) {
-    int c = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c);
-    switch (c) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_ERR_ARG: return "MPI_ERR_ARG";
-    case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_COMM: return "MPI_ERR_COMM";
-    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
-    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
-    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
-    case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
-    default: {
-        static char buf[32];
-        snprintf(buf, sizeof buf, "class%d", c);
-        return buf;
-    }
-    }
-}
 
 static unsigned rnd_state;
 static unsigned rnd(void) {
@@ -400,7 +376,7 @@ static void forbid(const char *what) {
 
 /* ---------------------------------------------------------------- args */
 
-static void expect(const char *what, int rc) { printf("%d %s %s\n", me, what, cls(rc)); }
+static void expect(const char *what, int rc) { printf("%d %s %s\n", me, what, error_class_name(rc)); }
 
 static void args(void) {
     void *p = NULL;

@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_class.h"
+
 static int rank, size, errors, failures;
 
 #define EXPECT(cond) \
@@ -59,32 +61,7 @@ static void check(const char *what) {
     errors = 0;
 }
 
-static const char *class_name(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS && MPI_Error_class(rc, &cls) != MPI_SUCCESS) return "(MPI_Error_class failed)";
-    switch (cls) {
-#define C(x) case x: return #x;
-        C(MPI_SUCCESS) C(MPI_ERR_BUFFER) C(MPI_ERR_COUNT) C(MPI_ERR_TYPE) C(MPI_ERR_TAG) C(MPI_ERR_COMM)
-        C(MPI_ERR_RANK) C(MPI_ERR_REQUEST) C(MPI_ERR_ROOT) C(MPI_ERR_GROUP) C(MPI_ERR_OP) C(MPI_ERR_TOPOLOGY)
-        C(MPI_ERR_DIMS) C(MPI_ERR_ARG) C(MPI_ERR_UNKNOWN) C(MPI_ERR_TRUNCATE) C(MPI_ERR_OTHER) C(MPI_ERR_INTERN)
-        C(MPI_ERR_IN_STATUS) C(MPI_ERR_PENDING) C(MPI_ERR_ACCESS) C(MPI_ERR_AMODE) C(MPI_ERR_BAD_FILE)
-        C(MPI_ERR_CONVERSION) C(MPI_ERR_DUP_DATAREP) C(MPI_ERR_FILE_EXISTS) C(MPI_ERR_FILE_IN_USE)
-        C(MPI_ERR_FILE) C(MPI_ERR_INFO) C(MPI_ERR_INFO_KEY) C(MPI_ERR_INFO_VALUE) C(MPI_ERR_INFO_NOKEY)
-        C(MPI_ERR_IO) C(MPI_ERR_NAME) C(MPI_ERR_NO_MEM) C(MPI_ERR_NOT_SAME) C(MPI_ERR_NO_SPACE)
-        C(MPI_ERR_NO_SUCH_FILE) C(MPI_ERR_PORT) C(MPI_ERR_QUOTA) C(MPI_ERR_READ_ONLY) C(MPI_ERR_SERVICE)
-        C(MPI_ERR_SPAWN) C(MPI_ERR_UNSUPPORTED_DATAREP) C(MPI_ERR_UNSUPPORTED_OPERATION) C(MPI_ERR_WIN)
-#undef C
-    }
-    static char other[32];
-    snprintf(other, sizeof other, "class %d", cls);
-    return other;
-}
 
-static int class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
 
 /* the amode as flag names, in a fixed order */
 static const char *amode_names(int amode) {
@@ -119,7 +96,7 @@ static void print_all_ranks(const char *what, double v) {
 
 /* the same class on every rank, or -1 */
 static int same_class(int rc) {
-    int cls = class_of(rc), lo, hi;
+    int cls = error_class_of(rc), lo, hi;
     MPI_Allreduce(&cls, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&cls, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return lo == hi ? cls : -1;
@@ -127,7 +104,7 @@ static int same_class(int rc) {
 
 static void print_class(const char *what, int rc) {
     int cls = same_class(rc);
-    if (rank == 0) printf("%s %s\n", what, cls < 0 ? "(ranks disagree)" : class_name(cls));
+    if (rank == 0) printf("%s %s\n", what, cls < 0 ? "(ranks disagree)" : error_class_name(cls));
 }
 
 /* ---------------------------------------------------------------- block2d */
@@ -142,7 +119,7 @@ static MPI_File eh_expected_file;
 
 static void count_errors(MPI_File *fh, int *code, ...) {
     eh_calls++;
-    eh_last_class = class_of(*code);
+    eh_last_class = error_class_of(*code);
     if (*fh != eh_expected_file) eh_wrong_file++;
 }
 
@@ -161,7 +138,7 @@ static int block2d(const char *path) {
     MPI_Errhandler eh;
     EXPECT(MPI_File_get_errhandler(MPI_FILE_NULL, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
     MPI_Errhandler_free(&eh);
-    if (rank == 0) printf("delete missing %s\n", class_name(MPI_File_delete(path, MPI_INFO_NULL)));
+    if (rank == 0) printf("delete missing %s\n", error_class_name(MPI_File_delete(path, MPI_INFO_NULL)));
     MPI_Barrier(MPI_COMM_WORLD);
     print_class("open missing rdonly", MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
 
@@ -172,7 +149,7 @@ static int block2d(const char *path) {
     MPI_Info_free(&info);
     EXPECT(rc == MPI_SUCCESS);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     EXPECT(MPI_File_get_errhandler(fh, &eh) == MPI_SUCCESS && eh == MPI_ERRORS_RETURN);
@@ -346,12 +323,12 @@ static int block2d(const char *path) {
     int first = eh_last_class;
     rc = MPI_File_read_at(fh, 0, back, -1, MPI_DOUBLE, &st);
     int second = eh_last_class;
-    EXPECT(rc != MPI_SUCCESS && class_of(rc) == second);
+    EXPECT(rc != MPI_SUCCESS && error_class_of(rc) == second);
     rc = MPI_File_call_errhandler(fh, MPI_ERR_IO);
     EXPECT(eh_calls == 3 && eh_wrong_file == 0);
-    if (rank == 0) printf("file errhandler calls %d: %s", eh_calls, class_name(first));
-    if (rank == 0) printf(" %s", class_name(second));
-    if (rank == 0) printf(" %s\n", class_name(eh_last_class));
+    if (rank == 0) printf("file errhandler calls %d: %s", eh_calls, error_class_name(first));
+    if (rank == 0) printf(" %s", error_class_name(second));
+    if (rank == 0) printf(" %s\n", error_class_name(eh_last_class));
     EXPECT(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN) == MPI_SUCCESS);
     EXPECT(MPI_Errhandler_free(&counter) == MPI_SUCCESS && counter == MPI_ERRHANDLER_NULL);
     rc = MPI_File_read_at(fh, 0, back, -1, MPI_DOUBLE, &st);
@@ -442,7 +419,7 @@ static int shared(const char *path) {
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     EXPECT(rc == MPI_SUCCESS);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     MPI_Offset pos = -1, total = (MPI_Offset)REC * size * (size + 1) / 2;
@@ -554,7 +531,7 @@ static int nonblocking(const char *path) {
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     EXPECT(rc == MPI_SUCCESS);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     int *data = malloc(sizeof(int) * N), *back = malloc(sizeof(int) * N);
@@ -718,7 +695,7 @@ static int sparse(const char *path) {
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     EXPECT(rc == MPI_SUCCESS);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     char buf[16] = {0};
@@ -790,7 +767,7 @@ static int escape(const char *path, const char *ops) {
         int rc;
         if (!strcmp(op, "delete")) {
             rc = rank == 0 ? MPI_File_delete(path, MPI_INFO_NULL) : MPI_SUCCESS;
-            if (rank == 0) printf("delete %s\n", class_name(rc));
+            if (rank == 0) printf("delete %s\n", error_class_name(rc));
             leaked += rc == MPI_SUCCESS && rank == 0;
             MPI_Barrier(MPI_COMM_WORLD);
             continue;
@@ -838,7 +815,7 @@ static int readonly(const char *path, const char *newpath) {
         print_class("write_at on the read-only handle", MPI_File_write_at(fh, 0, "x", 1, MPI_CHAR, &st));
         EXPECT(MPI_File_close(&fh) == MPI_SUCCESS);
     } else if (rank == 0) {
-        printf("open rdonly %s\n", class_name(rc));
+        printf("open rdonly %s\n", error_class_name(rc));
     }
     check("rdonly open and read");
 
@@ -867,10 +844,10 @@ static int readonly(const char *path, const char *newpath) {
         }
     }
     rc = rank == 0 ? MPI_File_delete(path, MPI_INFO_NULL) : MPI_ERR_OTHER;
-    if (rank == 0) printf("delete %s\n", class_name(rc));
+    if (rank == 0) printf("delete %s\n", error_class_name(rc));
     opened_any += rank == 0 && rc == MPI_SUCCESS;
     rc = rank == 0 ? MPI_File_delete(newpath, MPI_INFO_NULL) : MPI_ERR_OTHER;
-    if (rank == 0) printf("delete missing %s\n", class_name(rc));
+    if (rank == 0) printf("delete missing %s\n", error_class_name(rc));
     opened_any += rank == 0 && rc == MPI_SUCCESS;
     MPI_Barrier(MPI_COMM_WORLD);
     return failures || opened_any ? 1 : 0;
@@ -925,12 +902,12 @@ static int leak(const char *path) {
     snprintf(missing, sizeof missing, "%s.missing/x", path);
     int rc = MPI_File_open(MPI_COMM_WORLD, missing, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
     MPI_Error_string(rc, msg, &len);
-    if (rank == 0) printf("open missing %s: %s\n", class_name(rc), msg);
+    if (rank == 0) printf("open missing %s: %s\n", error_class_name(rc), msg);
     rc = MPI_File_delete(missing, MPI_INFO_NULL);
     MPI_Error_string(rc, msg, &len);
-    if (rank == 0) printf("delete missing %s: %s\n", class_name(rc), msg);
+    if (rank == 0) printf("delete missing %s: %s\n", error_class_name(rc), msg);
     rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
-    if (rank == 0) printf("open %s\n", class_name(rc));
+    if (rank == 0) printf("open %s\n", error_class_name(rc));
     if (rc != MPI_SUCCESS) return 1;
     MPI_Info used;
     if (MPI_File_get_info(fh, &used) == MPI_SUCCESS) {
@@ -941,10 +918,10 @@ static int leak(const char *path) {
     double x = 1;
     rc = MPI_File_read_at(fh, 0, &x, -5, MPI_DOUBLE, &st);
     MPI_Error_string(rc, msg, &len);
-    if (rank == 0) printf("read_at count -5 %s: %s\n", class_name(rc), msg);
+    if (rank == 0) printf("read_at count -5 %s: %s\n", error_class_name(rc), msg);
     rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     MPI_Error_string(rc, msg, &len);
-    if (rank == 0) printf("open excl %s: %s\n", class_name(rc), msg);
+    if (rank == 0) printf("open excl %s: %s\n", error_class_name(rc), msg);
     MPI_File_close(&fh);
     return 0;
 }
@@ -967,7 +944,7 @@ static int tail_intact(void) {
     do { \
         int rc_ = (call); \
         print_class(name, rc_); \
-        EXPECT(class_of(rc_) == MPI_ERR_BUFFER); \
+        EXPECT(error_class_of(rc_) == MPI_ERR_BUFFER); \
         EXPECT(tail_intact()); \
     } while (0)
 
@@ -981,7 +958,7 @@ static int badbuf(const char *path) {
     char *p = (char *)(mem_end() - 16);
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     /* independent calls on a file all ranks opened */
@@ -1042,11 +1019,11 @@ static int badbuf_collective(const char *path) {
     char *p = rank == size - 1 ? (char *)(mem_end() - 16) : good;
     int rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS) {
-        if (rank == 0) printf("open %s\n", class_name(rc));
+        if (rank == 0) printf("open %s\n", error_class_name(rc));
         return 1;
     }
     rc = MPI_File_write_at_all(fh, (MPI_Offset)rank * 1024, p, 1024, MPI_CHAR, &st);
-    printf("rank %d write_at_all %s\n", rank, class_name(rc));
+    printf("rank %d write_at_all %s\n", rank, error_class_name(rc));
     MPI_File_close(&fh);
     return 0;
 }
@@ -1075,16 +1052,16 @@ static int datarep(const char *path) {
     rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     if (rc == MPI_SUCCESS) {
         int rc3 = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpiio-test-rep", MPI_INFO_NULL);
-        if (rank == 0) printf("set_view with the registered datarep %s\n", class_name(rc3));
+        if (rank == 0) printf("set_view with the registered datarep %s\n", error_class_name(rc3));
         if (rc3 == MPI_SUCCESS) {
             int x[4] = {1, 2, 3, 4};
             MPI_Status st;
             int rc4 = MPI_File_write_at_all(fh, 0, x, 4, MPI_INT, &st);
-            if (rank == 0) printf("write through it %s\n", class_name(rc4));
+            if (rank == 0) printf("write through it %s\n", error_class_name(rc4));
         }
         MPI_File_close(&fh);
     } else if (rank == 0) {
-        printf("open %s\n", class_name(rc));
+        printf("open %s\n", error_class_name(rc));
     }
     return 0;
 }

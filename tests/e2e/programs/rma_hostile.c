@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_class.h"
+
 #define N 1024 /* ints per window: a 1024-int transfer fits, so only its origin side is wrong */
 #define FAR ((void *)(uintptr_t)0xFFFFFF00u)  /* the last 256 bytes of the 4 GiB: past the guest memory */
 #define EDGE ((void *)(uintptr_t)0xFFFFFFFEu) /* an int there wraps around the 32-bit address space */
@@ -26,35 +28,16 @@
 
 static int rank, size, left, right;
 
-static const char *class_name(int cls) {
-    switch (cls) {
-#define C(x) case x: return #x;
-        C(MPI_SUCCESS) C(MPI_ERR_BUFFER) C(MPI_ERR_COUNT) C(MPI_ERR_TYPE) C(MPI_ERR_RANK) C(MPI_ERR_OP)
-        C(MPI_ERR_ARG) C(MPI_ERR_UNKNOWN) C(MPI_ERR_OTHER) C(MPI_ERR_INTERN) C(MPI_ERR_ASSERT) C(MPI_ERR_BASE)
-        C(MPI_ERR_DISP) C(MPI_ERR_INFO) C(MPI_ERR_LOCKTYPE) C(MPI_ERR_NO_MEM) C(MPI_ERR_SIZE) C(MPI_ERR_WIN)
-        C(MPI_ERR_COMM) C(MPI_ERR_REQUEST) C(MPI_ERR_RMA_ATTACH) C(MPI_ERR_RMA_CONFLICT) C(MPI_ERR_RMA_RANGE)
-        C(MPI_ERR_RMA_SHARED) C(MPI_ERR_RMA_SYNC) C(MPI_ERR_RMA_FLAVOR) C(MPI_ERR_UNSUPPORTED_OPERATION)
-#undef C
-    }
-    static char other[32];
-    snprintf(other, sizeof other, "class %d", cls);
-    return other;
-}
 
-static int class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS && MPI_Error_class(rc, &cls) != MPI_SUCCESS) cls = -1;
-    return cls;
-}
 
 static void report_data(const char *what, int rc, int data_ok) {
-    int cls = class_of(rc), lo, hi, all_ok;
+    int cls = error_class_of(rc), lo, hi, all_ok;
     MPI_Allreduce(&cls, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&cls, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&data_ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0) {
         if (lo == hi)
-            printf("%s %s%s\n", what, class_name(lo), all_ok ? "" : " (guest data CHANGED)");
+            printf("%s %s%s\n", what, error_class_name(lo), all_ok ? "" : " (guest data CHANGED)");
         else
             printf("%s (ranks disagree: classes %d to %d)\n", what, lo, hi);
         fflush(stdout);
@@ -185,6 +168,47 @@ static void creation(void) {
     MPI_Win_free(&dyn);
 }
 
+/* Guest callbacks on a window that misbehave: an error handler that calls
+ * MPI on the window it was called for, an attribute delete callback that
+ * fails once (MPI_Win_free must then fail and leave the window usable). */
+static int handler_calls, delete_failures;
+static void on_win_error(MPI_Win *w, int *code, ...) {
+    int flag;
+    void *base;
+    handler_calls++;
+    MPI_Win_get_attr(*w, MPI_WIN_BASE, &base, &flag); /* MPI from inside the handler */
+    (void)code;
+}
+static int failing_delete(MPI_Win w, int key, void *value, void *extra) {
+    (void)w, (void)key, (void)value, (void)extra;
+    return delete_failures++ ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+static void callbacks(void) {
+    int *mem = calloc(4, sizeof *mem);
+    MPI_Win w;
+    MPI_Win_create(mem, 4 * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    MPI_Errhandler eh;
+    MPI_Win_create_errhandler(on_win_error, &eh);
+    MPI_Win_set_errhandler(w, eh);
+    int rc = MPI_Win_lock(12345, right, 0, w);
+    report_data("lock with an invalid lock type, user handler", rc, handler_calls == 1);
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    int key;
+    MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, failing_delete, &key, NULL);
+    MPI_Win_set_attr(w, key, mem);
+    rc = MPI_Win_free(&w);
+    report_data("free with a failing delete callback", rc, w != MPI_WIN_NULL);
+    MPI_Win_fence(0, w); /* still a window */
+    rc = MPI_Win_fence(0, w);
+    report_data("fence after the refused free", rc, 1);
+    rc = MPI_Win_free(&w);
+    report_data("free once the callback succeeds", rc, w == MPI_WIN_NULL);
+    MPI_Win_free_keyval(&key);
+    free(mem);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -206,6 +230,7 @@ int main(int argc, char **argv) {
     origin_buffers(win);
     ranks_and_handles(win);
     creation();
+    callbacks();
 
     /* the refused calls left the window usable */
     int value = 1000 + rank;

@@ -23,34 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_class.h"
+
 #define K 3001 /* int64 per rank: ~24 KB, not a page multiple */
 #define NALLOC 3000
 
-static const char *cls(int rc) {
-    int c = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c);
-    switch (c) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
-    case MPI_ERR_COMM: return "MPI_ERR_COMM";
-    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
-    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
-    default: {
-        static char buf[32];
-        snprintf(buf, sizeof buf, "class%d", c);
-        return buf;
-    }
-    }
-}
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        int rc_ = (call);                                                            \
-        if (rc_ != MPI_SUCCESS) {                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cls(rc_)); \
-            MPI_Abort(MPI_COMM_WORLD, 3);                                            \
-        }                                                                            \
-    } while (0)
+#define CHECK(call) CHECK_OK(call)
 
 static int64_t value(int rank, int k) { return (int64_t)rank * 1000003 + (int64_t)k * 7 - 5; }
 
@@ -89,7 +68,7 @@ int main(int argc, char **argv) {
         int one = wrank + 1, sum = 0;
         CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
         if (wrank == 0)
-            printf("win_allocate_shared %s\nallreduce after the refusal %d\n", lo == hi ? cls(rc) : "disagree", sum);
+            printf("win_allocate_shared %s\nallreduce after the refusal %d\n", lo == hi ? error_class_name(rc) : "disagree", sum);
         MPI_Comm_free(&node);
         MPI_Finalize();
         return 0;
