@@ -59,8 +59,18 @@ impl<'a> GuestMemory<'a> {
     }
 
     /// The largest size seen (to carry over to the next call).
+    #[inline]
     pub fn known_size(&self) -> u64 {
         self.size.get()
+    }
+
+    /// `range` against the size this view already knows, without asking
+    /// whether the memory grew (`None` then: `range` decides); for the
+    /// inlined fast path of the per-call buffer checks.
+    #[inline(always)]
+    pub fn range_known(&self, ptr: u32, len: u64) -> Option<*mut u8> {
+        let inside = (ptr as u64).checked_add(len).is_some_and(|end| end <= self.size.get());
+        inside.then(|| self.base.wrapping_add(ptr as usize))
     }
 
     /// The host address of guest bytes `[ptr, ptr + len)`, all of them checked.
@@ -191,6 +201,30 @@ mod tests {
         assert!(m.range(SIZE as u32, 8).is_ok());
         assert_eq!(m.known_size(), 2 * SIZE as u64);
         assert!(m.range((2 * SIZE - 4) as u32, 8).is_err());
+    }
+
+    #[test]
+    fn the_known_size_fast_path_agrees_with_range_and_never_asks_for_growth() {
+        let mut buf = vec![0u8; 2 * SIZE];
+        let asked = std::cell::Cell::new(0);
+        let current = || {
+            asked.set(asked.get() + 1);
+            2 * SIZE as u64
+        };
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        let cases = [(0, 0), (0, SIZE as u64), (SIZE as u32 - 8, 8), (SIZE as u32 - 8, 9), (SIZE as u32, 0), (SIZE as u32, 1), (u32::MAX, 1), (8, u64::MAX), (0xffff_fff0, 0x20)];
+        for (ptr, len) in cases {
+            let fast = m.range_known(ptr, len);
+            assert_eq!(asked.get(), 0, "{ptr:#x} {len}");
+            if let Some(p) = fast {
+                assert_eq!(Ok(p), m.range(ptr, len), "{ptr:#x} {len}");
+            } else {
+                assert!(ptr as u64 + len.min(1 << 40) > SIZE as u64, "{ptr:#x} {len} fits the known size");
+            }
+        }
+        // once `range` has seen the memory grow, the fast path knows it too
+        assert!(m.range(SIZE as u32, 8).is_ok());
+        assert!(m.range_known(SIZE as u32, 8).is_some());
     }
 
     #[test]

@@ -123,6 +123,17 @@ impl DatatypeEntry {
     /// negative extent puts later elements below the pointer). i128 holds
     /// every product of 64-bit values exactly. Empty (`lo == hi == 0`) when
     /// nothing is touched.
+    /// The bytes `count` elements span when the type is committed and
+    /// dense (no gap before its first byte or after its last, so the hull
+    /// is `[0, count·extent)`) and both factors fit 32 bits; `None` for
+    /// every other case, which `hull` handles.
+    #[inline]
+    pub fn dense_len(&self, count: i64) -> Option<u64> {
+        let dense = self.committed && self.true_lb == 0 && self.true_extent == self.extent;
+        let small = (count as u64) <= u32::MAX as u64 && (self.extent as u64).wrapping_sub(1) < u32::MAX as u64;
+        (dense && small).then(|| count as u64 * self.extent as u64)
+    }
+
     /// `hull` when it fits 64-bit arithmetic with room for any guest
     /// address (|bounds| < 2^62); `None` for the rest.
     #[inline]
@@ -332,6 +343,26 @@ mod tests {
             }
         }
         assert!(exact > 30, "{exact}");
+    }
+
+    #[test]
+    fn the_dense_length_is_the_hull_or_none() {
+        let cases = [(4, 0, 4), (1, 0, 1), (16, -8, 4), (8, 0, 4), (-4, 0, 4), (0, 0, 0), (1 << 32, 0, 1 << 32), (u32::MAX as i64, 0, u32::MAX as i64)];
+        let counts = [-1, 0, 1, 2, 1000, u32::MAX as i64, 1 << 32, i64::MAX];
+        let mut dense = 0;
+        for (extent, true_lb, true_extent) in cases {
+            for committed in [true, false] {
+                let dt = DatatypeEntry { extent, true_lb, true_extent, committed, ..int() };
+                for count in counts {
+                    let Some(len) = dt.dense_len(count) else { continue };
+                    assert!(committed && count >= 0);
+                    let (lo, hi) = dt.hull(count);
+                    assert_eq!((lo.min(0), hi.max(0)), (0, len as i128), "{extent} {true_lb} {true_extent} x {count}");
+                    dense += 1;
+                }
+            }
+        }
+        assert_eq!(dense, 2 * 5 + 5, "int and byte at five counts, the 2^32-1 extent below 2^32 elements");
     }
 
     #[test]

@@ -13,8 +13,25 @@ impl Ctx<'_> {
     /// checking every byte MPI touches (the datatype's hull, `DatatypeEntry::hull`).
     /// MPI_IN_PLACE is not a buffer: arguments that accept it test for it
     /// before translating (`in_place_arg`).
-    #[inline]
+    #[inline(always)]
     pub fn buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        // The common case inline, in a few instructions: a dense type
+        // (predefined ones, contiguous derived ones) in guest-sized amounts
+        // within the memory size this call knows. Its hull is
+        // [0, count·extent), and two 32-bit factors cannot overflow.
+        if let Some(len) = dt.dense_len(count) {
+            if ptr != abi::c::MPI_IN_PLACE as u32 {
+                if let Some(p) = self.mem.range_known(ptr, len) {
+                    return Ok(p);
+                }
+            }
+        }
+        self.any_buffer(ptr, count, dt)
+    }
+
+    /// `buffer` for every type and count, and its errors.
+    #[inline(never)]
+    fn any_buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         datatype::check_count(count)?;
