@@ -101,7 +101,7 @@ fuzz: build
 # native vs wasm, interleaved; results/<timestamp>/ with CSVs, plots and report.md
 bench: build
 	python3 benchmarks/run.py --ranks $(RANKS) --reps $(REPS) --out results
-	python3 plots/plot.py "$$(ls -d results/*/ | grep -v reference | sort | tail -n 1)"
+	python3 plots/plot.py "$$(ls -d results/[0-9]*T*Z/ | sort | tail -n 1)"
 
 # 2 + 2 ranks as two hosts (network namespaces joined by a veth pair): TCP, not a real interconnect
 bench-twonode: build

@@ -17,7 +17,11 @@ use this for the paper's scaling sweeps.
 Builds imb and hpcg natively (mpicc) and to wasm (wasm-mpicc), -O3 both, plus
 an HPCG module without SIMD for the Singlepass backend. Then, for every rank
 count and repetition, runs native and wasm interleaved (imb native, imb wasm,
-hpcg native, hpcg wasm), on the LLVM backend with a warm cache. Then one
+hpcg native, hpcg wasm), on the LLVM backend with a warm cache. On Open MPI
+imb also runs natively with the transport settings the embedder makes before
+MPI_Init (kind native-contained, right after imb native; --native-contained):
+the report then tells the embedder's own cost from the price of containing
+truncated receives. Then one
 single-rank HPCG per backend on a cold cache (compile time and GFLOP/s), and
 start-up runs (cold compile, cached start, N ranks starting on a cold cache).
 
@@ -107,17 +111,23 @@ HPCC_N, HPCC_NB = 3000, 100
 HPCC_N_QUICK, HPCC_NB_QUICK = 200, 40
 NETPIPE_ARGS = "-p 0 -l 1 -u 4194304"
 NETPIPE_ARGS_QUICK = "-p 0 -l 1 -u 65536 -n 20"
-# Bridge: MPI_Comm_rank and MPI_Allreduce loop lengths (overhead.c's arguments);
+# Bridge: MPI_Comm_rank, MPI_Allreduce and MPI_Testany loop lengths (overhead.c's arguments);
 # the defaults are benchmarks/bridge/run.py's. Kernels: kernels.c's names
 # (empty: all of them); --quick keeps the two that take a second.
-BRIDGE_CALLS = "10000000 200000"
-BRIDGE_CALLS_QUICK = "1000000 20000"
+BRIDGE_CALLS = "10000000 200000 2000000"
+BRIDGE_CALLS_QUICK = "1000000 20000 200000"
 KERNELS = ""
 KERNELS_QUICK = "dgemm triad"
 # Model: the counted runs are tiny and oversubscribed; their counts, not
 # their times, are the result.
 MODEL_RANKS = list(model_calls.MEASURE_RANKS)
 MODEL_ARGS = model_calls.MEASURE_ARGS
+# The Open MPI parameters the embedder sets before MPI_Init to contain
+# truncated receives (embedder/src/host_mpi/mod.rs, contain_truncation; a
+# test checks that the two agree). IMB's "native-contained" runs use them.
+CONTAINED_TRANSPORTS = {"OMPI_MCA_btl_self_flags": "send,inplace",
+                        "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+                        "OMPI_MCA_smsc": "^cma,xpmem,knem"}
 # Start-up runs: the programs with almost no work, so the wall time is start-up.
 STARTUP_ARGS = {"imb": "-msglog 0:0 -iter 1 -time 0.01 Barrier", "hpcg": "--nx 8 --ny 8 --nz 8 --iters 1"}
 
@@ -135,7 +145,7 @@ SIZE_FIELDS = ["program", "native_dynamic_bytes", "native_static_bytes", "wasm_b
                "wasm_nosimd_bytes"]
 HPCC_FIELDS = ["ranks", "rep", "kind", "backend", "test", "metric", "unit", "better", "value", "key",
                "success", "rc"]
-BRIDGE_FIELDS = ["ranks", "rep", "build", "comm_rank_ns", "allreduce_1double_ns"]
+BRIDGE_FIELDS = ["ranks", "rep", "build", "comm_rank_ns", "allreduce_1double_ns", "testany_pending_ns"]
 KERNEL_FIELDS = ["rep", "build", "kernel", "rate", "unit", "checksum"]
 CALLS_FIELDS = ["ranks", "rank", "neighbours", "function", "kind", "sets", "measured", "analytic"]
 NETPIPE_FIELDS = ["ranks", "rep", "kind", "backend", "bytes", "mbps", "mbytes_per_sec", "usec"]
@@ -189,8 +199,8 @@ class Runner:
         return [self.args.mpirun, "-N", nodes, "--ntasks-per-node=1", *map(str, cmd)]
 
     def run(self, cmd, phase, program, kind, ranks="", rep="", backend="", module="", cache="", cwd=None,
-            keep=()):
-        """Run cmd (in directory cwd), save its stdout/stderr and the files
+            keep=(), env=None):
+        """Run cmd (in directory cwd, with `env` added to the environment), save its stdout/stderr and the files
         named in `keep` that it left in cwd (as raw/<stem>.<name>), log it; a
         non-zero exit is a failure."""
         self.seq += 1
@@ -204,7 +214,7 @@ class Runner:
         stem = "_".join(parts)
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, cwd=cwd)
+                                start_new_session=True, cwd=cwd, env={**os.environ, **env} if env else None)
         try:
             stdout, stderr = proc.communicate(timeout=self.args.timeout)
             rc = proc.returncode
@@ -573,6 +583,9 @@ def main_phase(run, bins, args, warm_cache):
                 if program not in args.programs:
                     continue
                 run.run(run.mpi(ranks, bins[program], *pargs), "main", program, "native", ranks, rep)
+                if program == "imb" and args.native_contained:
+                    run.run(run.mpi(ranks, bins[program], *pargs), "main", program, "native-contained", ranks, rep,
+                            env=CONTAINED_TRANSPORTS)
                 run.run(run.mpi(ranks, *emb, bins[program + ".wasm"], *pargs), "main", program, "wasm",
                         ranks, rep, backend="llvm", module=program + ".wasm", cache="warm")
 
@@ -704,6 +717,7 @@ def collect_meta(args, started):
             "mpirun": [args.mpirun, *launcher_opts(args), *shlex.split(args.mpirun_args)],
             "launcher": args.launcher, "ranks_per_node": args.ranks_per_node,
             "embedder_main": ["--backend", "llvm", "--timings", "(warm cache)"],
+            "native_contained_env": CONTAINED_TRANSPORTS if args.native_contained else None,
         },
         "parameters": {
             "ranks": args.ranks, "reps": args.reps, "quick": args.quick, "phases": args.phases,
@@ -750,6 +764,9 @@ def parse_args(argv=None):
                     help="srun: at most this many ranks per node (-N ceil(ranks/K) --ntasks-per-node=K)")
     ap.add_argument("--phases", default=",".join(PHASES),
                     help=f"phases to run (default all: {','.join(PHASES)}); --external off/only trims them")
+    ap.add_argument("--native-contained", choices=["auto", "on", "off"], default="auto",
+                    help="also run IMB natively with the embedder's Open MPI transport settings "
+                         "(default auto: when the launcher is Open MPI's mpirun)")
     ap.add_argument("--programs", default="imb,hpcg", help="programs of the main phase (default imb,hpcg)")
     ap.add_argument("--cache-dir", type=Path,
                     help="the warm compiled-module cache, filled once per node before the runs (default: a "
@@ -780,6 +797,11 @@ def parse_args(argv=None):
     elif args.external == "only":
         args.phases = ["external"]
     args.programs = [x.strip() for x in args.programs.split(",") if x.strip()]
+    if args.native_contained == "auto":
+        version = external.first_line([args.mpirun, "--version"]) if args.launcher == "mpirun" else ""
+        args.native_contained = any(name in (version or "") for name in ("Open MPI", "OpenRTE"))  # 5.x, 4.x
+    else:
+        args.native_contained = args.native_contained == "on"
     if not args.programs or set(args.programs) - {"imb", "hpcg"}:
         ap.error("--programs takes imb, hpcg or both")
     if args.ranks_per_node is not None and args.ranks_per_node < 1:

@@ -134,8 +134,13 @@ fn run(
     errors: ErrorsOf,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
-    callbacks::reentry_forbidden(function)?;
-    let (data, mut store) = match super::installed() {
+    let installed = super::installed();
+    // A user reduction function runs only once the guest has made one
+    // (`user_functions`), so only then can a call come from inside one.
+    if installed.map_or(true, |env_data| unsafe { (*env_data).bridge.user_functions }) {
+        callbacks::reentry_forbidden(function)?;
+    }
+    let (data, mut store) = match installed {
         // Safety: installed by the runner for the instance whose store this
         // call runs in; Wasmer's own data_and_store_mut splits the same way.
         Some(env_data) => (unsafe { &mut *env_data }, env.as_store_mut()),

@@ -153,11 +153,16 @@ pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
 
 /// Runs the guest callbacks the call just made owes; the first that fails
 /// raises its code through the error handler (if the call itself succeeded).
-#[inline]
+#[inline(always)]
 pub fn run_owed(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
-    if env.data().bridge.grequests_owed.is_empty() {
+    if super::env_data(env).bridge.grequests_owed.is_empty() {
         return Ok(rc);
     }
+    run_owed_callbacks(env, function, rc)
+}
+
+#[inline(never)]
+fn run_owed_callbacks(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
     let owed = std::mem::take(&mut env.data_mut().bridge.grequests_owed);
     let fns = guest_fns(env, function)?;
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);

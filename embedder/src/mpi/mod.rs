@@ -37,7 +37,7 @@ mod translate;
 
 use std::rc::Rc;
 
-use wasmer::{Function, FunctionEnv, FunctionType, Imports, RuntimeError, Store};
+use wasmer::{Function, FunctionEnv, FunctionEnvMut, FunctionType, Imports, RuntimeError, Store};
 
 pub use callbacks::GuestFns;
 pub use state::Bridge;
@@ -135,6 +135,17 @@ pub fn install(env: &FunctionEnv<MpiEnv>, store: &mut Store) -> Installed {
 impl Drop for Installed {
     fn drop(&mut self) {
         INSTALLED.with(|c| c.set(std::ptr::null_mut()));
+    }
+}
+
+/// The environment's data: the installed one when there is one (a load),
+/// else through Wasmer's lookup (a downcast).
+#[inline]
+pub(crate) fn env_data<'a>(env: &'a FunctionEnvMut<MpiEnv>) -> &'a MpiEnv {
+    match installed() {
+        // Safety: as in `call::run`; only read, between calls' borrows.
+        Some(p) => unsafe { &*p },
+        None => env.data(),
     }
 }
 

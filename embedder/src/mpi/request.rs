@@ -520,48 +520,69 @@ pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index
     run_owed(&mut env, "MPI_Testany", rc)
 }
 
+#[inline(always)]
 fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
-    let (handles, mut hosts) = load(cx, requests, count)?;
-    let ready = (|| {
-        cx.mem.range(index, 4)?;
-        if let Some(f) = flag {
-            cx.mem.range(f, 4)?;
-        }
-        cx.check_status_ptr(status)?;
-        if wait {
-            cx.bridge.check_can_complete(&handles, false)?;
-        }
-        Ok(())
-    })();
-    if let Err(e) = ready {
-        give_back(cx, handles, hosts);
-        return Err(e);
+    // One request (HPCC's MPIRandomAccess polls MPI_Testany(1, ...) once per
+    // update): no scratch arrays, no duplicate check.
+    if count == 1 {
+        let h = cx.mem.read_i32(requests)?;
+        let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0];
+        any_arguments(cx, &[h], index, flag, status, wait)?;
+        let done = host_any(1, host.as_mut_ptr(), wait);
+        return any_done(cx, done, requests, &[h], index, flag, status);
     }
+    let (handles, mut hosts) = load(cx, requests, count)?;
+    let result = any_arguments(cx, &handles, index, flag, status, wait)
+        .and_then(|()| any_done(cx, host_any(count, hosts.as_mut_ptr(), wait), requests, &handles, index, flag, status));
+    give_back(cx, handles, hosts);
+    result
+}
+
+/// The output arguments of MPI_Testany/Waitany, checked before the host
+/// call; and for Waitany, that the requests can complete at all.
+#[inline(always)]
+fn any_arguments(cx: &Ctx, handles: &[i32], index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
+    cx.mem.range(index, 4)?;
+    if let Some(f) = flag {
+        cx.mem.range(f, 4)?;
+    }
+    cx.check_status_ptr(status)?;
+    if wait {
+        cx.bridge.check_can_complete(handles, false)?;
+    }
+    Ok(())
+}
+
+/// What the host's MPI_Testany/Waitany returned: (rc, index, flag, status).
+#[inline(always)]
+fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool) -> (i32, i32, i32, host_mpi::Status) {
     let (mut idx, mut f, mut st) = (0, 1, host_mpi::empty_status());
     let rc = unsafe {
         if wait {
-            ffi::MPI_Waitany(count, hosts.as_mut_ptr(), &mut idx, &mut st)
+            ffi::MPI_Waitany(count, hosts, &mut idx, &mut st)
         } else {
-            ffi::MPI_Testany(count, hosts.as_mut_ptr(), &mut idx, &mut f, &mut st)
+            ffi::MPI_Testany(count, hosts, &mut idx, &mut f, &mut st)
         }
     };
-    let result = (|| {
-        cx.host(rc)?;
-        let idx = index_out(cx, idx);
-        cx.mem.write_i32(index, idx)?;
-        if let Some(p) = flag {
-            cx.mem.write_i32(p, f)?;
+    (rc, idx, f, st)
+}
+
+/// Writes MPI_Testany/Waitany's results and frees the completed request.
+#[inline(always)]
+fn any_done(cx: &mut Ctx, (rc, idx, f, st): (i32, i32, i32, host_mpi::Status), requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
+    cx.host(rc)?;
+    let idx = index_out(cx, idx);
+    cx.mem.write_i32(index, idx)?;
+    if let Some(p) = flag {
+        cx.mem.write_i32(p, f)?;
+    }
+    if f != 0 {
+        if idx != abi::c::MPI_UNDEFINED {
+            completed(cx, requests + 4 * idx as u32, handles[idx as usize], status)?;
         }
-        if f != 0 {
-            if idx != abi::c::MPI_UNDEFINED {
-                completed(cx, requests + 4 * idx as u32, handles[idx as usize], status)?;
-            }
-            cx.write_status(status, &st)?;
-        }
-        Ok(())
-    })();
-    give_back(cx, handles, hosts);
-    result
+        cx.write_status(status, &st)?;
+    }
+    Ok(())
 }
 
 #[inline]

@@ -85,6 +85,24 @@ int main(int argc, char **argv) {
     expect("testany request array past the end", rc, MPI_ERR_BUFFER, *ra == reqs[0]);
     rc = MPI_Waitsome(2, ra, buf + 3, buf + 4, MPI_STATUSES_IGNORE);
     expect("waitsome request array past the end", rc, MPI_ERR_BUFFER, *ra == reqs[0]);
+    /* one request (its own path in the bridge) */
+    MPI_Request *last = tail(2); /* the handle itself runs past the end */
+    rc = MPI_Testany(1, last, buf + 3, buf + 4, MPI_STATUS_IGNORE);
+    expect("testany one request past the end", rc, MPI_ERR_BUFFER, 1);
+    rc = MPI_Waitany(1, last, buf + 3, MPI_STATUS_IGNORE);
+    expect("waitany one request past the end", rc, MPI_ERR_BUFFER, 1);
+    MPI_Request bogus = (MPI_Request)0x7fff1234;
+    rc = MPI_Testany(1, &bogus, buf + 3, buf + 4, MPI_STATUS_IGNORE);
+    expect("testany one invalid request", rc, MPI_ERR_REQUEST, 1);
+    t = tail(2);
+    rc = MPI_Testany(1, &reqs[0], (int *)t, buf + 4, MPI_STATUS_IGNORE);
+    expect("testany one request, index past the end", rc, MPI_ERR_BUFFER, untouched(t, 2) && reqs[0] != MPI_REQUEST_NULL);
+    t = tail(2);
+    rc = MPI_Testany(1, &reqs[0], buf + 3, (int *)t, MPI_STATUS_IGNORE);
+    expect("testany one request, flag past the end", rc, MPI_ERR_BUFFER, untouched(t, 2) && reqs[0] != MPI_REQUEST_NULL);
+    t = tail(8);
+    rc = MPI_Testany(1, &reqs[0], buf + 3, buf + 4, (MPI_Status *)t);
+    expect("testany one request, status past the end", rc, MPI_ERR_BUFFER, untouched(t, 8) && reqs[0] != MPI_REQUEST_NULL);
     rc = MPI_Waitall(2, (MPI_Request *)0xfffffffcu, MPI_STATUSES_IGNORE);
     expect("waitall request array wrapping", rc, MPI_ERR_BUFFER, 1);
     rc = MPI_Waitall(-1, reqs, MPI_STATUSES_IGNORE);

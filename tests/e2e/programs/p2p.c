@@ -155,6 +155,24 @@ static void nonblocking(void) {
     outcount = 0;
     while (outcount == 0) MPI_Testsome(4, mix, &outcount, indices, s2);
     EXPECT(outcount == 1 && indices[0] == 1 && b == rank && s2[0].MPI_TAG == 41);
+    /* one request: Testany/Waitany's single-request path */
+    MPI_Request one = MPI_REQUEST_NULL;
+    flag = -1, idx = -5;
+    MPI_Testany(1, &one, &idx, &flag, MPI_STATUS_IGNORE);
+    EXPECT(flag == 1 && idx == MPI_UNDEFINED);
+    MPI_Irecv(&b, 1, MPI_INT, rank, 43, MPI_COMM_WORLD, &one);
+    MPI_Testany(1, &one, &idx, &flag, &s1);
+    EXPECT(flag == 0 && one != MPI_REQUEST_NULL);
+    b = -1;
+    MPI_Send(&a, 1, MPI_INT, rank, 43, MPI_COMM_WORLD);
+    for (flag = 0; !flag;) MPI_Testany(1, &one, &idx, &flag, &s1);
+    EXPECT(idx == 0 && b == rank && s1.MPI_TAG == 43 && s1.MPI_SOURCE == rank && one == MPI_REQUEST_NULL);
+    MPI_Irecv(&c, 1, MPI_INT, rank, 44, MPI_COMM_WORLD, &one);
+    MPI_Send(&a, 1, MPI_INT, rank, 44, MPI_COMM_WORLD);
+    MPI_Waitany(1, &one, &idx, &s1);
+    EXPECT(idx == 0 && s1.MPI_TAG == 44 && one == MPI_REQUEST_NULL);
+    MPI_Waitany(1, &one, &idx, &s1);
+    EXPECT(idx == MPI_UNDEFINED);
     MPI_Status empty;
     MPI_Wait(&mix[0], &empty); /* a null request: empty status */
     EXPECT(empty.MPI_SOURCE == MPI_ANY_SOURCE && empty.MPI_TAG == MPI_ANY_TAG);

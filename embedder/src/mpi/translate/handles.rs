@@ -108,7 +108,7 @@ impl Ctx<'_> {
     pub fn request(&self, handle: i32) -> MpiResult<host_mpi::Request> {
         match self.bridge.requests.get(handle) {
             Some(r) => Ok(r.host),
-            None => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))),
+            None => Err(invalid_request(handle)),
         }
     }
 
@@ -223,4 +223,9 @@ fn invalid_comm(handle: i32) -> MpiError {
 
 fn invalid_op(handle: i32) -> MpiError {
     MpiError::new(abi::c::MPI_ERR_OP, format!("invalid operation handle {handle:#x}"))
+}
+
+#[cold]
+fn invalid_request(handle: i32) -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))
 }
