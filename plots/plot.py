@@ -67,21 +67,24 @@ def slowdown_table(agg):
     per-size ratio t_wasm/t_native; and the slowdown against the native runs
     made with the embedder's transport settings (kind native-contained, NaN
     when there are none)."""
+    def paired(grp, reference):
+        """The sizes both `reference` and wasm have, and those of them where
+        both medians are > 0."""
+        def times(kind):
+            return grp[grp.kind == kind].set_index("bytes")["t"]
+        both = pd.concat([times(reference).rename("native"), times("wasm").rename("wasm")], axis=1, join="inner")
+        return both, both[(both.native > 0) & (both.wasm > 0)]
+
     rows = []
     pairs, contained_pairs = [], []
     for (bench, ranks, procs), grp in agg.groupby(["benchmark", "ranks", "processes"]):
-        n = grp[grp.kind == "native"].set_index("bytes")["t"]
-        w = grp[grp.kind == "wasm"].set_index("bytes")["t"]
-        c = grp[grp.kind == "native-contained"].set_index("bytes")["t"]
-        vs_c = pd.concat([c.rename("native"), w.rename("wasm")], axis=1, join="inner")
-        vs_c = vs_c[(vs_c.native > 0) & (vs_c.wasm > 0)]
-        contained = vs_c.wasm / vs_c.native
+        _, vs_contained = paired(grp, "native-contained")
+        contained = vs_contained.wasm / vs_contained.native
         if len(contained):
             contained_pairs.append(contained)
-        both = pd.concat([n.rename("native"), w.rename("wasm")], axis=1, join="inner")
+        both, usable = paired(grp, "native")
         if both.empty:
             continue
-        usable = both[(both.native > 0) & (both.wasm > 0)]
         ratio = usable.wasm / usable.native
         nonzero = ratio[ratio.index > 0]
         pairs.append(ratio)
