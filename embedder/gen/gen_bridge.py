@@ -573,18 +573,25 @@ def main():
                 registry.append((family, name))
         files[f"{family}.rs"] = "\n".join(out).rstrip() + "\n"
     functions.check()
+    any_return = {m.group(2): (m.group(1), [p.strip() for p in " ".join(m.group(3).split()).split(",")] if m.group(3).strip() != "void" else [])
+                  for m in re.finditer(r"^(\w+) (MPI_\w+)\(([^;]*)\);", HEADER.read_text(), re.M)}
+
+    def raising(name):
+        """The adapter for the function's arity (mpi/errors.rs)."""
+        return f"raising{len(any_return[name][1])}"
+
     mod = HEADER_LINES + [""] + [f"pub(super) mod {f};" for f in FAMILIES] + [
         "", "use super::{Maker, MpiEnv};", "",
         "/// Every generated function, for registration and the inventory.",
         "pub const FUNCTIONS: &[(&str, Maker)] = &["]
     for family, name in registry:
-        mod.append(f"    (\"{name}\", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, {family}::{name.lower()})),")
+        mod.append(f"    (\"{name}\", host_fn!({raising(name)} {family}::{name.lower()})),")
     mod.append("];")
     mod += ["", "/// The functions written by hand (embedder/gen/functions.py).",
             "pub const HAND_WRITTEN: &[(&str, Maker)] = &["]
     for module, fns in functions.HAND_WRITTEN.items():
         for name, rust in fns.items():
-            mod.append(f"    (\"{name}\", |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, super::{module}::{rust})),")
+            mod.append(f"    (\"{name}\", host_fn!({raising(name)} super::{module}::{rust})),")
     mod.append("];")
     mod += ["", "/// (name, family, generated) of every provided function.",
             "pub const INVENTORY: &[(&str, &str, bool)] = &["]
@@ -602,8 +609,6 @@ def main():
             "#[cfg(test)]",
             "pub const SIGNATURES: &[(&str, &[wasmer::Type], &[wasmer::Type])] = &["]
     wt = {"i32": "I32", "i64": "I64", "u32": "I32", "f64": "F64"}
-    any_return = {m.group(2): (m.group(1), [p.strip() for p in " ".join(m.group(3).split()).split(",")] if m.group(3).strip() != "void" else [])
-                  for m in re.finditer(r"^(\w+) (MPI_\w+)\(([^;]*)\);", HEADER.read_text(), re.M)}
     for module, fns in functions.HAND_WRITTEN.items():
         for name in fns:
             ret, cparams = any_return[name]

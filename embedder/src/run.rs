@@ -115,12 +115,12 @@ fn exit_code(result: Result<Box<[wasmer::Value]>, RuntimeError>) -> i32 {
         return code.raw();
     }
     let who = rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: "));
-    let code = match err.downcast_ref::<Fatal>() {
-        Some(fatal) => {
+    let code = match Fatal::from_trap(err) {
+        Ok(fatal) => {
             crate::say!("embedder: {who}{fatal}");
             fatal.exit_code()
         }
-        None => {
+        Err(err) => {
             crate::say!("embedder: {who}guest trapped: {}", err.message());
             for frame in err.trace() {
                 let func = frame.function_name().map_or_else(|| format!("func[{}]", frame.func_index()), str::to_string);

@@ -7,7 +7,9 @@
 //! from a call goes through memory, and reading it back stalled); the
 //! environment comes from `installed()`, not from the store; errors are
 //! boxed and built out of line; `callbacks::Active` is published only once
-//! the guest has made a reduction function.
+//! the guest has made a reduction function; Wasmer gets a fatal error as
+//! the empty `errors::Raised`, so that the result it passes through memory
+//! is two 32-bit words, stored and read back alike.
 use std::rc::Rc;
 
 use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};
@@ -80,7 +82,21 @@ pub fn call(
     comm: i32,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
-    run(env, function, comm, ErrorsOf::Comm(comm), body)
+    run::<false>(env, function, comm, ErrorsOf::Comm(comm), body)
+}
+
+/// `call` for the functions that may complete a generalized request: the
+/// guest callbacks the call owes then run after it
+/// (`grequest::run_owed_callbacks`), found through the environment `call`
+/// already holds.
+#[inline]
+pub fn call_owing(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    function: &'static str,
+    comm: i32,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
+    run::<true>(env, function, comm, ErrorsOf::Comm(comm), body)
 }
 
 /// `call` for a function on file `fh` (MPI_FILE_NULL for MPI_File_open and
@@ -96,7 +112,7 @@ pub fn call_file(
     fh: i32,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
-    run(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::File(fh), body)
+    run::<false>(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::File(fh), body)
 }
 
 /// `call` for a function on window `win`: errors go to the window's
@@ -109,7 +125,7 @@ pub fn call_win(
     win: i32,
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
-    run(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::Win(win), body)
+    run::<false>(env, function, abi::c::MPI_COMM_NULL, ErrorsOf::Win(win), body)
 }
 
 /// `call` with the error handler of any kind of object.
@@ -121,13 +137,14 @@ pub fn call_on(
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     match errors {
-        ErrorsOf::Comm(comm) => run(env, function, comm, errors, body),
-        _ => run(env, function, abi::c::MPI_COMM_NULL, errors, body),
+        ErrorsOf::Comm(comm) => run::<false>(env, function, comm, errors, body),
+        _ => run::<false>(env, function, abi::c::MPI_COMM_NULL, errors, body),
     }
 }
 
+/// `OWED`: run the guest callbacks the call owes afterwards (`call_owing`).
 #[inline]
-fn run(
+fn run<const OWED: bool>(
     env: &mut FunctionEnvMut<MpiEnv>,
     function: &'static str,
     comm: i32,
@@ -135,6 +152,30 @@ fn run(
     body: impl FnOnce(&mut Ctx) -> MpiResult,
 ) -> Result<i32, Fatal> {
     let installed = super::installed();
+    if !OWED {
+        return run_body(env, installed, function, comm, errors, body);
+    }
+    let rc = run_body(env, installed, function, comm, errors, body)?;
+    let owed = match installed {
+        // Safety: as in `run_body`; only read, after its borrows ended.
+        Some(env_data) => unsafe { !(*env_data).bridge.grequests_owed.is_empty() },
+        None => !env.data().bridge.grequests_owed.is_empty(),
+    };
+    if owed {
+        return super::grequest::run_owed_callbacks(env, function, rc);
+    }
+    Ok(rc)
+}
+
+#[inline(always)]
+fn run_body(
+    env: &mut FunctionEnvMut<MpiEnv>,
+    installed: Option<*mut MpiEnv>,
+    function: &'static str,
+    comm: i32,
+    errors: ErrorsOf,
+    body: impl FnOnce(&mut Ctx) -> MpiResult,
+) -> Result<i32, Fatal> {
     // A user reduction function runs only once the guest has made one
     // (`user_functions`), so only then can a call come from inside one.
     if installed.map_or(true, |env_data| unsafe { (*env_data).bridge.user_functions }) {

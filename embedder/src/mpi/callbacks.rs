@@ -50,7 +50,7 @@ impl CallbackError {
     pub fn into_fatal(self, function: &'static str) -> Fatal {
         match self {
             CallbackError::Invalid(detail) => FatalKind::Mpi { function, class: abi::c::MPI_ERR_ARG, detail }.into(),
-            CallbackError::Trap(e) => match e.downcast::<Fatal>() {
+            CallbackError::Trap(e) => match Fatal::from_trap(e) {
                 Ok(fatal) => fatal,
                 Err(e) => match e.downcast::<TooDeep>() {
                     Ok(TooDeep) => FatalKind::Mpi {

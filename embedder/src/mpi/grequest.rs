@@ -14,7 +14,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr::guest_fns,
-    call::call,
+    call::{call, call_owing},
     errors::{Fatal, MpiError, MpiResult},
     state::Bridge,
     MpiEnv,
@@ -110,7 +110,7 @@ pub fn grequest_start(mut env: FunctionEnvMut<MpiEnv>, query: u32, free: u32, ca
 
 #[inline]
 pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Grequest_complete", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Grequest_complete", WORLD, |cx| {
         let entry = cx.bridge.requests.get(request);
         let Some((host, g)) = entry.and_then(|e| Some((e.host, e.grequest?))) else {
             return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("{request:#x} is not a generalized request")));
@@ -127,8 +127,7 @@ pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Resul
             e.grequest = Some(g);
         }
         Ok(())
-    })?;
-    run_owed(&mut env, "MPI_Grequest_complete", rc)
+    })
 }
 
 /// MPI_Request_free of a generalized request: free_fn now if it is
@@ -151,18 +150,11 @@ pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
     true
 }
 
-/// Runs the guest callbacks the call just made owes; the first that fails
-/// raises its code through the error handler (if the call itself succeeded).
-#[inline(always)]
-pub fn run_owed(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
-    if super::env_data(env).bridge.grequests_owed.is_empty() {
-        return Ok(rc);
-    }
-    run_owed_callbacks(env, function, rc)
-}
-
+/// Runs the guest callbacks the call just made owes (`call::call_owing`
+/// found some); the first that fails raises its code through the error
+/// handler (if the call itself succeeded).
 #[inline(never)]
-fn run_owed_callbacks(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
+pub(super) fn run_owed_callbacks(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
     let owed = std::mem::take(&mut env.data_mut().bridge.grequests_owed);
     let fns = guest_fns(env, function)?;
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);

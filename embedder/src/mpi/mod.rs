@@ -6,6 +6,14 @@
 //! embedder does not implement still link (so the module instantiates) and
 //! end the job with a clear message if called.
 
+/// The `Maker` of MPI host function `$f` of arity N (`$raising` is
+/// `raisingN`): a fatal error goes to Wasmer as `errors::Raised`.
+macro_rules! host_fn {
+    ($raising:ident $f:path) => {
+        |s, e| wasmer::Function::new_typed_with_env::<MpiEnv, _, _, _>(s, e, crate::mpi::errors::$raising($f))
+    };
+}
+
 mod abi_info;
 mod attached;
 mod attr;
@@ -37,7 +45,7 @@ mod translate;
 
 use std::rc::Rc;
 
-use wasmer::{Function, FunctionEnv, FunctionEnvMut, FunctionType, Imports, RuntimeError, Store};
+use wasmer::{Function, FunctionEnv, FunctionType, Imports, RuntimeError, Store};
 
 pub use callbacks::GuestFns;
 pub use state::Bridge;
@@ -135,17 +143,6 @@ pub fn install(env: &FunctionEnv<MpiEnv>, store: &mut Store) -> Installed {
 impl Drop for Installed {
     fn drop(&mut self) {
         INSTALLED.with(|c| c.set(std::ptr::null_mut()));
-    }
-}
-
-/// The environment's data: the installed one when there is one (a load),
-/// else through Wasmer's lookup (a downcast).
-#[inline]
-pub(crate) fn env_data<'a>(env: &'a FunctionEnvMut<MpiEnv>) -> &'a MpiEnv {
-    match installed() {
-        // Safety: as in `call::run`; only read, between calls' borrows.
-        Some(p) => unsafe { &*p },
-        None => env.data(),
     }
 }
 

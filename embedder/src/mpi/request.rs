@@ -14,9 +14,9 @@ use std::cell::RefCell;
 use wasmer::FunctionEnvMut;
 
 use super::{
-    call::{call, Ctx},
+    call::{call, call_owing, Ctx},
     errors::{Fatal, MpiError, MpiResult},
-    grequest::{self, run_owed},
+    grequest,
     MpiEnv,
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
@@ -174,7 +174,7 @@ fn check_statuses_ptr(cx: &Ctx, ptr: u32, n: i32) -> MpiResult {
 
 #[inline]
 pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Wait", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Wait", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
         cx.check_status_ptr(status)?;
@@ -183,13 +183,12 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
         cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
         completed(cx, request, h, status)?;
         cx.write_status(status, &st)
-    })?;
-    run_owed(&mut env, "MPI_Wait", rc)
+    })
 }
 
 #[inline]
 pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Test", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Test", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
         cx.mem.range(flag, 4)?;
@@ -202,13 +201,12 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
             cx.write_status(status, &st)?;
         }
         Ok(())
-    })?;
-    run_owed(&mut env, "MPI_Test", rc)
+    })
 }
 
 #[inline]
 pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Request_get_status", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Request_get_status", WORLD, |cx| {
         let r = if request == NULL { host_mpi::null_request() } else { cx.request(request)? };
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
@@ -223,8 +221,7 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
             }
         }
         Ok(())
-    })?;
-    run_owed(&mut env, "MPI_Request_get_status", rc)
+    })
 }
 
 /// MPI-4.1's array forms of MPI_Request_get_status, made of it (every host
@@ -232,7 +229,7 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
 /// query function reports each status that is written.
 #[inline]
 pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Request_get_status_all", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Request_get_status_all", WORLD, |cx| {
         cx.mem.range(flag, 4)?;
         check_statuses_ptr(cx, statuses, count)?;
         let done = peek(cx, requests, count)?;
@@ -243,13 +240,12 @@ pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, reque
             }
         }
         Ok(cx.mem.write_i32(flag, all as i32)?)
-    })?;
-    run_owed(&mut env, "MPI_Request_get_status_all", rc)
+    })
 }
 
 #[inline]
 pub fn request_get_status_any(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Request_get_status_any", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Request_get_status_any", WORLD, |cx| {
         cx.mem.range(index, 4)?;
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
@@ -266,13 +262,12 @@ pub fn request_get_status_any(mut env: FunctionEnvMut<MpiEnv>, count: i32, reque
         };
         cx.mem.write_i32(index, idx)?;
         Ok(cx.mem.write_i32(flag, f)?)
-    })?;
-    run_owed(&mut env, "MPI_Request_get_status_any", rc)
+    })
 }
 
 #[inline]
 pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Request_get_status_some", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Request_get_status_some", WORLD, |cx| {
         cx.mem.range(outcount, 4)?;
         cx.int_array_out(indices, incount.max(0) as i64)?;
         check_statuses_ptr(cx, statuses, incount)?;
@@ -288,8 +283,7 @@ pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, re
             out += 1;
         }
         Ok(cx.mem.write_i32(outcount, out as i32)?)
-    })?;
-    run_owed(&mut env, "MPI_Request_get_status_some", rc)
+    })
 }
 
 /// Each request's status if it is complete (MPI_Request_get_status on the host).
@@ -329,7 +323,7 @@ fn write_peeked(cx: &mut Ctx, requests: u32, i: usize, st: Option<&host_mpi::Sta
 
 #[inline]
 pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Request_free", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Request_free", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
         let entry = cx.bridge.requests.get(h);
@@ -348,8 +342,7 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
             cx.bridge.requests.remove(h);
         }
         Ok(cx.mem.write_i32(request, NULL)?)
-    })?;
-    run_owed(&mut env, "MPI_Request_free", rc)
+    })
 }
 
 #[inline]
@@ -414,7 +407,7 @@ fn set_active(cx: &mut Ctx, handles: &[i32]) {
 /// MPI unlinks the receive from its matching queue again (a crash).
 #[inline]
 pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Cancel", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Cancel", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
         if grequest::cancel(cx.bridge, h) {
@@ -432,8 +425,7 @@ pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fata
                 Ok(())
             }
         }
-    })?;
-    run_owed(&mut env, "MPI_Cancel", rc)
+    })
 }
 
 /// MPI-3.1 section 5.12: MPI_Request_free and MPI_Cancel are erroneous on
@@ -468,7 +460,7 @@ fn finish_all(
 
 #[inline]
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Waitall", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Waitall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
         let ready = check_statuses_ptr(cx, statuses, count).and_then(|()| cx.bridge.check_can_complete(&handles, true));
         if let Err(e) = ready {
@@ -484,13 +476,12 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
-    })?;
-    run_owed(&mut env, "MPI_Waitall", rc)
+    })
 }
 
 #[inline]
 pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Testall", WORLD, |cx| {
+    call_owing(&mut env, "MPI_Testall", WORLD, |cx| {
         let (handles, mut hosts) = load(cx, requests, count)?;
         cx.mem.range(flag, 4)?;
         check_statuses_ptr(cx, statuses, count)?;
@@ -504,20 +495,17 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
         cx.bridge.scratch_statuses = st;
         give_back(cx, handles, hosts);
         result.and(cx.host(rc))
-    })?;
-    run_owed(&mut env, "MPI_Testall", rc)
+    })
 }
 
 #[inline]
 pub fn waitany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))?;
-    run_owed(&mut env, "MPI_Waitany", rc)
+    call_owing(&mut env, "MPI_Waitany", WORLD, |cx| any(cx, count, requests, index, None, status, true))
 }
 
 #[inline]
 pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))?;
-    run_owed(&mut env, "MPI_Testany", rc)
+    call_owing(&mut env, "MPI_Testany", WORLD, |cx| any(cx, count, requests, index, Some(flag), status, false))
 }
 
 #[inline(always)]
@@ -528,12 +516,14 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
         let h = cx.mem.read_i32(requests)?;
         let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0];
         any_arguments(cx, &[h], index, flag, status, wait)?;
-        let done = host_any(1, host.as_mut_ptr(), wait);
-        return any_done(cx, done, requests, &[h], index, flag, status);
+        let mut st = host_mpi::empty_status();
+        let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
+        return any_done(cx, done, &st, requests, &[h], index, flag, status);
     }
     let (handles, mut hosts) = load(cx, requests, count)?;
+    let mut st = host_mpi::empty_status();
     let result = any_arguments(cx, &handles, index, flag, status, wait)
-        .and_then(|()| any_done(cx, host_any(count, hosts.as_mut_ptr(), wait), requests, &handles, index, flag, status));
+        .and_then(|()| any_done(cx, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, &handles, index, flag, status));
     give_back(cx, handles, hosts);
     result
 }
@@ -553,23 +543,25 @@ fn any_arguments(cx: &Ctx, handles: &[i32], index: u32, flag: Option<u32>, statu
     Ok(())
 }
 
-/// What the host's MPI_Testany/Waitany returned: (rc, index, flag, status).
+/// What the host's MPI_Testany/Waitany returned: (rc, index, flag), and
+/// the status in `st` (left where it is: most polls complete nothing, and
+/// moving it cost a reload of what the host had just stored).
 #[inline(always)]
-fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool) -> (i32, i32, i32, host_mpi::Status) {
-    let (mut idx, mut f, mut st) = (0, 1, host_mpi::empty_status());
+fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool, st: &mut host_mpi::Status) -> (i32, i32, i32) {
+    let (mut idx, mut f) = (0, 1);
     let rc = unsafe {
         if wait {
-            ffi::MPI_Waitany(count, hosts, &mut idx, &mut st)
+            ffi::MPI_Waitany(count, hosts, &mut idx, st)
         } else {
-            ffi::MPI_Testany(count, hosts, &mut idx, &mut f, &mut st)
+            ffi::MPI_Testany(count, hosts, &mut idx, &mut f, st)
         }
     };
-    (rc, idx, f, st)
+    (rc, idx, f)
 }
 
 /// Writes MPI_Testany/Waitany's results and frees the completed request.
 #[inline(always)]
-fn any_done(cx: &mut Ctx, (rc, idx, f, st): (i32, i32, i32, host_mpi::Status), requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
+fn any_done(cx: &mut Ctx, (rc, idx, f): (i32, i32, i32), st: &host_mpi::Status, requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
     cx.host(rc)?;
     let idx = index_out(cx, idx);
     cx.mem.write_i32(index, idx)?;
@@ -580,21 +572,19 @@ fn any_done(cx: &mut Ctx, (rc, idx, f, st): (i32, i32, i32, host_mpi::Status), r
         if idx != abi::c::MPI_UNDEFINED {
             completed(cx, requests + 4 * idx as u32, handles[idx as usize], status)?;
         }
-        cx.write_status(status, &st)?;
+        cx.write_status(status, st)?;
     }
     Ok(())
 }
 
 #[inline]
 pub fn waitsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))?;
-    run_owed(&mut env, "MPI_Waitsome", rc)
+    call_owing(&mut env, "MPI_Waitsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, true))
 }
 
 #[inline]
 pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32) -> Result<i32, Fatal> {
-    let rc = call(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))?;
-    run_owed(&mut env, "MPI_Testsome", rc)
+    call_owing(&mut env, "MPI_Testsome", WORLD, |cx| some(cx, incount, requests, outcount, indices, statuses, false))
 }
 
 fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {

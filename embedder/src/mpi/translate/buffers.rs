@@ -26,12 +26,14 @@ impl Ctx<'_> {
                 }
             }
         }
-        self.any_buffer(ptr, count, dt)
+        // by value: a reference would keep the caller's copy of the entry in
+        // memory, and the fast path above would read it back from there
+        self.any_buffer(ptr, count, *dt)
     }
 
     /// `buffer` for every type and count, and its errors.
     #[inline(never)]
-    fn any_buffer(&self, ptr: u32, count: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    fn any_buffer(&self, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         datatype::check_count(count)?;
