@@ -118,3 +118,13 @@ def test_user_function_writing_out_of_bounds_aborts_the_job(build, run_wasm, np)
     assert r.returncode != 0
     assert "guest trapped in a user reduction function: out of bounds memory access" in r.stderr, r.stderr
     assert "unexpected return" not in r.stdout
+
+
+@pytest.mark.parametrize("np", [1, 2])
+def test_user_function_calling_mpi_ends_the_job_with_the_reason(build, run_wasm, np):
+    r = run_wasm(build.wasm(PROGRAMS / "hostile_callbacks.c"), "op-calls-mpi", np=np, timeout=60)
+    check_no_host_crash(r)
+    assert r.returncode != 0
+    assert ("guest trapped in a user reduction function: MPI_Comm_rank: MPI_ERR_OTHER: "
+            "MPI functions other than MPI_Abort cannot be called from a user reduction function") in r.stderr, r.stderr
+    assert "unexpected return" not in r.stdout

@@ -273,7 +273,7 @@ impl From<CallbackError> for MpiError {
     fn from(e: CallbackError) -> Self {
         match e {
             CallbackError::Invalid(d) => MpiError::new(abi::c::MPI_ERR_ARG, d),
-            CallbackError::Trap(t) => MpiError::new(abi::c::MPI_ERR_OTHER, t.message()),
+            CallbackError::Trap(t) => MpiError::new(abi::c::MPI_ERR_OTHER, Fatal::trap_message(t)),
         }
     }
 }

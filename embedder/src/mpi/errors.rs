@@ -226,6 +226,15 @@ impl Fatal {
             FatalKind::Callback { function: "the guest", detail: "a fatal error whose report was lost".into() }.into()
         }))
     }
+
+    /// What a trap says: a fatal error's own report (taken back, see
+    /// `from_trap`), else the trap's message.
+    pub fn trap_message(trap: wasmer::RuntimeError) -> String {
+        match Fatal::from_trap(trap) {
+            Ok(fatal) => fatal.to_string(),
+            Err(trap) => trap.message(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +255,16 @@ mod tests {
         // taken once: a second report of it finds the slot empty
         let again = Fatal::from_trap(wasmer::RuntimeError::user(Box::new(Raised))).unwrap();
         assert!(matches!(again.kind(), FatalKind::Callback { .. }), "{again}");
+    }
+
+    /// Where a trap becomes a message (a user reduction function's), a
+    /// raised fatal error gives its own report, not `Raised`'s.
+    #[test]
+    fn a_raised_fatal_is_reported_by_its_message() {
+        let raised = Err::<i32, Fatal>(fatal(abi::c::MPI_ERR_RANK)).raise().unwrap_err();
+        let message = Fatal::trap_message(wasmer::RuntimeError::user(Box::new(raised)));
+        assert_eq!(message, "MPI_Send: MPI_ERR_RANK: test");
+        assert_eq!(Fatal::trap_message(wasmer::RuntimeError::new("unreachable")), "unreachable");
     }
 
     #[test]

@@ -143,7 +143,9 @@ fn run_user_function(slot: usize, inv: *mut u8, inout: *mut u8, len: i32, host_d
         wrote.and_then(|()| mem.write_i32(scratch + dt_at, guest_dt)).map_err(|e| e.to_string())?;
         let args = [g_in as i32, g_inout as i32, scratch as i32, (scratch + dt_at) as i32];
         match fns.call(store, function, &args) {
-            Err(callbacks::CallbackError::Trap(e)) => return Err(format!("guest trapped in a user reduction function: {}", e.message())),
+            Err(callbacks::CallbackError::Trap(e)) => {
+                return Err(format!("guest trapped in a user reduction function: {}", Fatal::trap_message(e)))
+            }
             Err(callbacks::CallbackError::Invalid(e)) => return Err(format!("user reduction function: {e}")),
             Ok(_) => {}
         }

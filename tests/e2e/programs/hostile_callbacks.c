@@ -2,7 +2,9 @@
  * wrong signature, and MPI_Alloc_mem sizes that do not fit (MODE "args",
  * errors returned, see hostile.h); MODE "op-writes-out": a user reduction
  * function stores past the end of memory while every rank is in the
- * MPI_Allreduce that runs it: the guest traps and the job ends cleanly. */
+ * MPI_Allreduce that runs it: the guest traps and the job ends cleanly;
+ * MODE "op-calls-mpi": a user reduction function calls MPI_Comm_rank, which
+ * it may not: the job ends with the bridge's reason. */
 #include "hostile.h"
 
 #include <limits.h>
@@ -21,6 +23,12 @@ static void writes_out(void *in, void *inout, int *len, MPI_Datatype *dt) {
 
 /* a function pointer that is a table index out of range, null, or a
  * function of another type (the casts are the point) */
+static void calls_mpi(void *in, void *inout, int *len, MPI_Datatype *dt) {
+    (void)in; (void)inout; (void)len; (void)dt;
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+}
+
 #define OUT_OF_RANGE ((void *)0x7ffffff0)
 #define WRONG ((void *)wrong_signature)
 
@@ -29,13 +37,13 @@ int main(int argc, char **argv) {
     hostile_setup();
     int rc, me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (argc > 1 && !strcmp(argv[1], "op-writes-out")) {
+    if (argc > 1 && (!strcmp(argv[1], "op-writes-out") || !strcmp(argv[1], "op-calls-mpi"))) {
         MPI_Op op;
-        MPI_Op_create(writes_out, 1, &op);
+        MPI_Op_create(!strcmp(argv[1], "op-writes-out") ? writes_out : calls_mpi, 1, &op);
         int in = me, out = 0;
         MPI_Allreduce(&in, &out, 1, MPI_INT, op, MPI_COMM_WORLD);
         MPI_Reduce_local(&in, &out, 1, MPI_INT, op); /* alone, this is where it runs */
-        printf("rank %d: unexpected return from a reduction that stores out of bounds\n", me);
+        printf("rank %d: unexpected return from a reduction that %s\n", me, argv[1]);
         return 1;
     }
 
