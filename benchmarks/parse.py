@@ -352,15 +352,17 @@ def parse_unsupported(text):
 # benchmarks/bridge/overhead.c and benchmarks/kernels/kernels.c
 
 BRIDGE_KEYS = ("comm_rank_ns", "allreduce_1double_ns")
-# printed by overhead.c since it also polls with MPI_Testany; older runs lack it
-BRIDGE_OPTIONAL_KEYS = ("testany_pending_ns",)
+# printed by overhead.c since it also polls with MPI_Testany and exchanges
+# with itself (MPI_Irecv, MPI_Isend, MPI_Waitall); older runs lack them
+BRIDGE_OPTIONAL_KEYS = ("testany_pending_ns", "exchange_self_ns")
 _BRIDGE_LINE = re.compile(rf"^({'|'.join(BRIDGE_KEYS + BRIDGE_OPTIONAL_KEYS)}) ({_NUMBER})\s*$", re.M)
 _KERNEL_LINE = re.compile(r"^kernel (\S+) ([0-9.]+) (\S+) checksum ([0-9a-f]+)\s*$", re.M)
 
 
 def parse_bridge(text):
     """overhead.c's `comm_rank_ns X`, `allreduce_1double_ns Y` and, if
-    printed, `testany_pending_ns Z` (rank 0 prints them) as {key: float};
+    printed, `testany_pending_ns Z` and `exchange_self_ns W` (rank 0 prints
+    them) as {key: float};
     ValueError if either of the first two is missing."""
     out = {k: float(v) for k, v in _BRIDGE_LINE.findall(text)}
     missing = [k for k in BRIDGE_KEYS if k not in out]

@@ -26,7 +26,8 @@ single-rank HPCG per backend on a cold cache (compile time and GFLOP/s), and
 start-up runs (cold compile, cached start, N ranks starting on a cold cache).
 
 Then three short phases: bridge (benchmarks/bridge/overhead.c, ns per
-MPI_Comm_rank and per 1-double MPI_Allreduce, native and wasm interleaved,
+MPI_Comm_rank, per 1-double MPI_Allreduce, per MPI_Testany poll and per
+nonblocking exchange with itself, native and wasm interleaved,
 per rank count and repetition), kernels (benchmarks/kernels/kernels.c, one
 process, native and wasm interleaved, --reps rounds; both builds must print
 the same checksums) and model (the native HPCG-style build with the PMPI
@@ -111,11 +112,11 @@ HPCC_N, HPCC_NB = 3000, 100
 HPCC_N_QUICK, HPCC_NB_QUICK = 200, 40
 NETPIPE_ARGS = "-p 0 -l 1 -u 4194304"
 NETPIPE_ARGS_QUICK = "-p 0 -l 1 -u 65536 -n 20"
-# Bridge: MPI_Comm_rank, MPI_Allreduce and MPI_Testany loop lengths (overhead.c's arguments);
+# Bridge: MPI_Comm_rank, MPI_Allreduce, MPI_Testany and self-exchange loop lengths (overhead.c's arguments);
 # the defaults are benchmarks/bridge/run.py's. Kernels: kernels.c's names
 # (empty: all of them); --quick keeps the two that take a second.
-BRIDGE_CALLS = "10000000 200000 2000000"
-BRIDGE_CALLS_QUICK = "1000000 20000 200000"
+BRIDGE_CALLS = "10000000 200000 2000000 1000000"
+BRIDGE_CALLS_QUICK = "1000000 20000 200000 100000"
 KERNELS = ""
 KERNELS_QUICK = "dgemm triad"
 # Model: the counted runs are tiny and oversubscribed; their counts, not
@@ -145,7 +146,7 @@ SIZE_FIELDS = ["program", "native_dynamic_bytes", "native_static_bytes", "wasm_b
                "wasm_nosimd_bytes"]
 HPCC_FIELDS = ["ranks", "rep", "kind", "backend", "test", "metric", "unit", "better", "value", "key",
                "success", "rc"]
-BRIDGE_FIELDS = ["ranks", "rep", "build", "comm_rank_ns", "allreduce_1double_ns", "testany_pending_ns"]
+BRIDGE_FIELDS = ["ranks", "rep", "build", "comm_rank_ns", "allreduce_1double_ns", "testany_pending_ns", "exchange_self_ns"]
 KERNEL_FIELDS = ["rep", "build", "kernel", "rate", "unit", "checksum"]
 CALLS_FIELDS = ["ranks", "rank", "neighbours", "function", "kind", "sets", "measured", "analytic"]
 NETPIPE_FIELDS = ["ranks", "rep", "kind", "backend", "bytes", "mbps", "mbytes_per_sec", "usec"]
@@ -779,7 +780,7 @@ def parse_args(argv=None):
     ap.add_argument("--hpcc-nb", type=int, help=f"HPCC's HPL NB (default {HPCC_NB}; --quick {HPCC_NB_QUICK})")
     ap.add_argument("--netpipe-args", help=f"NetPIPE options (default {NETPIPE_ARGS!r}; "
                                            f"--quick {NETPIPE_ARGS_QUICK!r}); -o np.out is added")
-    ap.add_argument("--bridge-calls", help="overhead.c's MPI_Comm_rank and MPI_Allreduce loop lengths "
+    ap.add_argument("--bridge-calls", help="overhead.c's MPI_Comm_rank, MPI_Allreduce, MPI_Testany and exchange loop lengths "
                                            f"(default {BRIDGE_CALLS!r}; --quick {BRIDGE_CALLS_QUICK!r})")
     ap.add_argument("--kernels", help=f"kernels.c's kernels, space-separated (default all; --quick {KERNELS_QUICK!r})")
     ap.add_argument("--model-ranks", type=int_list, default=MODEL_RANKS,

@@ -176,7 +176,8 @@ def netpipe_aggregate(netpipe):
 
 
 BRIDGE_CALLS = (("comm_rank_ns", "`MPI_Comm_rank`"), ("allreduce_1double_ns", "`MPI_Allreduce`, 1 double"),
-                ("testany_pending_ns", "`MPI_Testany`, 1 pending receive"))
+                ("testany_pending_ns", "`MPI_Testany`, 1 pending receive"),
+                ("exchange_self_ns", "`MPI_Irecv` + `MPI_Isend` + `MPI_Waitall`, with itself"))
 
 
 def bridge_summary(bridge):

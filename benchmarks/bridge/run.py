@@ -20,7 +20,8 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--mpi", default="openmpi")
-    ap.add_argument("--calls", default="10000000 200000 2000000", help="Comm_rank, Allreduce and Testany iterations")
+    ap.add_argument("--calls", default="10000000 200000 2000000 1000000",
+                    help="Comm_rank, Allreduce, Testany and self-exchange iterations")
     a = ap.parse_args()
     out = Path(tempfile.mkdtemp(prefix="bridge-"))
     native, wasm = out / "overhead", out / "overhead.wasm"
@@ -37,7 +38,8 @@ def main():
     print(f"| per call ({a.mpi}, {a.np} ranks, median of {a.rounds}) | native | wasm | added by the bridge |")
     print("|---|---|---|---|")
     for key, label in (("comm_rank_ns", "MPI_Comm_rank"), ("allreduce_1double_ns", "MPI_Allreduce, 1 double"),
-                       ("testany_pending_ns", "MPI_Testany, 1 pending receive")):
+                       ("testany_pending_ns", "MPI_Testany, 1 pending receive"),
+                       ("exchange_self_ns", "MPI_Irecv + MPI_Isend + MPI_Waitall, with itself")):
         n = statistics.median(x[key] for x in results["native"])
         w = statistics.median(x[key] for x in results["wasm"])
         print(f"| {label} | {n:.1f} ns | {w:.1f} ns | {w - n:+.1f} ns |")

@@ -172,3 +172,16 @@ def test_inputs_from_a_results_directory(tmp_path):
     assert over.compute_ratio == 1.0 and over.added_ns["p2p"] == 7.0 and over.added_ns["local"] == 99.0
     with pytest.raises(ValueError, match="added_local_ns"):
         project.inputs_from_results(tmp_path / "nothing", t_iter_us=1.0, compute_ratio=1.0)
+
+
+def test_p2p_calls_cost_a_third_of_the_exchange_when_it_was_measured(tmp_path):
+    write_csv(tmp_path / "hpcg.csv", [
+        {"ranks": 1, "kind": k, "gflops": g, "time_s": 10.0, "sets": 50, "local": "32x32x32", "validation": "PASSED"}
+        for k, g in (("native", 3.0), ("wasm", 3.0))])
+    write_csv(tmp_path / "bridge.csv", [
+        {"ranks": 1, "rep": 1, "build": b, "comm_rank_ns": c, "allreduce_1double_ns": a, "exchange_self_ns": x}
+        for b, c, a, x in (("native", 3, 17, 96), ("wasm", 11, 32, 216))])
+    inp = project.inputs_from_results(tmp_path)
+    assert inp.added_ns == pytest.approx({"local": 8.0, "p2p": 40.0, "collective": 15.0})
+    assert "exchange_self_ns / 3" in inp.sources["added_p2p_ns"]
+    assert "allreduce_1double_ns" in inp.sources["added_collective_ns"]

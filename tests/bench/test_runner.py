@@ -351,8 +351,8 @@ def test_slowdown_is_geometric_mean_of_wasm_over_native_minus_one():
 def test_parse_bridge_with_and_without_the_polling_line():
     old = parse.parse_bridge("comm_rank_ns 3.61\nallreduce_1double_ns 252.0\n")
     assert old == {"comm_rank_ns": 3.61, "allreduce_1double_ns": 252.0}
-    new = parse.parse_bridge("comm_rank_ns 3.6\nallreduce_1double_ns 12.9\ntestany_pending_ns 8.5\n")
-    assert new["testany_pending_ns"] == 8.5
+    new = parse.parse_bridge("comm_rank_ns 3.6\nallreduce_1double_ns 12.9\ntestany_pending_ns 8.5\nexchange_self_ns 96.5\n")
+    assert new["testany_pending_ns"] == 8.5 and new["exchange_self_ns"] == 96.5
     with pytest.raises(ValueError, match="allreduce_1double_ns"):
         parse.parse_bridge("comm_rank_ns 3.6\ntestany_pending_ns 8.5\n")
 
@@ -484,6 +484,7 @@ def check_short_phases(res):
     for r in bridge:
         assert 0 < float(r["comm_rank_ns"]) < float(r["allreduce_1double_ns"]) < 1e5, r
         assert 0 < float(r["testany_pending_ns"]) < 1e5, r
+        assert float(r["comm_rank_ns"]) < float(r["exchange_self_ns"]) < 1e6, r
     kernels = read_csv(res / "kernels.csv")
     assert [(r["build"], r["kernel"]) for r in kernels] == [("native", "dgemm"), ("native", "triad"),
                                                              ("wasm", "dgemm"), ("wasm", "triad")]

@@ -91,6 +91,24 @@ impl HandleVec {
         }
     }
 
+    /// Appends `f(item)` for every item, in the library's width (decided
+    /// once for the array, not per element); `Err(i)` if `f` has no handle
+    /// for `items[i]` (the array then holds the first `i`).
+    #[inline]
+    pub fn extend_mapped<T: Copy>(&mut self, items: &[T], f: impl Fn(T) -> Option<Handle>) -> Result<(), usize> {
+        fn fill<T: Copy, W>(v: &mut Vec<W>, items: &[T], f: impl Fn(T) -> Option<W>) -> Result<(), usize> {
+            v.reserve(items.len());
+            for (i, &x) in items.iter().enumerate() {
+                v.push(f(x).ok_or(i)?);
+            }
+            Ok(())
+        }
+        match self {
+            HandleVec::Wide(v) => fill(v, items, f),
+            HandleVec::Narrow(v) => fill(v, items, |x| f(x).map(|h| h as u32)),
+        }
+    }
+
     pub fn get(&self, i: usize) -> Handle {
         match self {
             HandleVec::Wide(v) => v[i],
@@ -153,11 +171,16 @@ pub struct StatusVec {
 }
 
 impl StatusVec {
-    /// Room for `n` zeroed statuses (keeping the allocation).
+    /// Room for `n` statuses (keeping the allocation). Room already there
+    /// keeps what the host wrote last, new room is zeroed: the host writes
+    /// the status of every request it completes, and only those are read
+    /// (zeroing them on every call showed in the cost of a Waitall).
     pub fn reset(&mut self, n: usize) {
         self.stride = super::constants().status.size;
-        self.words.clear();
-        self.words.resize((n * self.stride).div_ceil(8), 0);
+        let words = (n * self.stride).div_ceil(8);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
     }
 
     pub fn as_mut_ptr(&mut self) -> *mut MPI_Status {
@@ -169,5 +192,24 @@ impl StatusVec {
         let bytes = unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.words.len() * 8) };
         s.bytes[..self.stride].copy_from_slice(&bytes[i * self.stride..(i + 1) * self.stride]);
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extend_mapped_keeps_the_width_and_reports_the_first_miss() {
+        for mut v in [HandleVec::Wide(Vec::new()), HandleVec::Narrow(Vec::new())] {
+            let map = |h: i32| (h > 0).then_some(h as Handle * 16);
+            assert_eq!(v.extend_mapped(&[1, 2, 3], map), Ok(()));
+            assert_eq!((0..3).map(|i| v.get(i)).collect::<Vec<_>>(), [16, 32, 48]);
+            assert_eq!(v.extend_mapped(&[4, 0, 5], map), Err(1), "stops at index 1");
+            assert_eq!(v.len(), 4, "the handles before the miss are there");
+            let narrow = matches!(v, HandleVec::Narrow(_));
+            let stride = unsafe { (v.as_ptr() as *const u8).add(if narrow { 4 } else { 8 }) as *const u32 };
+            assert_eq!(unsafe { stride.read_unaligned() }, 32, "elements in the vector's own width");
+        }
     }
 }

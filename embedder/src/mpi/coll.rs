@@ -117,7 +117,7 @@ fn w_collective(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, form: Form
         cx.host(host(&s, &r, c.0, info, &mut req.0))?;
         // the request takes the count and displacement copies; the types too
         let mut entry = cx.request_entry(req, persistent);
-        entry.keep = Some(Box::new((s, r)));
+        entry.extra().keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)
     })

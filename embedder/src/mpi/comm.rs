@@ -170,7 +170,7 @@ fn start_idup(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, comm: i3
             return Err(e);
         }
         let mut entry = cx.request_entry(r, false);
-        entry.new_comm = Some(slot);
+        entry.extra().new_comm = Some(slot);
         let handle = cx.bridge.requests.insert(entry);
         cx.mem.write_i32(newcomm, guest)?;
         Ok(cx.mem.write_i32(request, handle)?)

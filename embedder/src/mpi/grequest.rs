@@ -73,8 +73,12 @@ impl Bridge {
     /// MPI_ERR_REQUEST if a blocking wait on `handles` could never return:
     /// `all` (Wait, Waitall) needs every request, Waitany/Waitsome one.
     pub fn check_can_complete(&self, handles: &[i32], all: bool) -> MpiResult {
-        // every MPI_Wait comes here: no allocation, one lookup per request
-        let stuck = |h: &i32| self.requests.get(*h).and_then(|e| e.grequest).is_some_and(|g| !g.complete);
+        // every MPI_Wait comes here: nothing to do unless the guest made
+        // generalized requests; then no allocation, one lookup per request
+        if !self.grequests_started {
+            return Ok(());
+        }
+        let stuck = |h: &i32| self.requests.get(*h).and_then(|e| e.grequest()).is_some_and(|g| !g.complete);
         let mut live = handles.iter().filter(|&&h| h != abi::c::MPI_REQUEST_NULL).peekable();
         let never = if all { live.any(stuck) } else { live.peek().is_some() && live.all(stuck) };
         if never {
@@ -102,7 +106,8 @@ pub fn grequest_start(mut env: FunctionEnvMut<MpiEnv>, query: u32, free: u32, ca
             ffi::MPI_Grequest_start(host_query as ffi::Callback, host_free as ffi::Callback, host_cancel as ffi::Callback, std::ptr::null_mut(), &mut r.0)
         })?;
         let mut entry = cx.request_entry(r, false);
-        entry.grequest = Some(Grequest { query, free, cancel, extra_state, complete: false, freed: false });
+        entry.extra().grequest = Some(Grequest { query, free, cancel, extra_state, complete: false, freed: false });
+        cx.bridge.grequests_started = true;
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)
     })
@@ -112,7 +117,7 @@ pub fn grequest_start(mut env: FunctionEnvMut<MpiEnv>, query: u32, free: u32, ca
 pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Grequest_complete", WORLD, |cx| {
         let entry = cx.bridge.requests.get(request);
-        let Some((host, g)) = entry.and_then(|e| Some((e.host, e.grequest?))) else {
+        let Some((host, g)) = entry.and_then(|e| Some((e.host, e.grequest()?))) else {
             return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("{request:#x} is not a generalized request")));
         };
         if g.complete {
@@ -123,8 +128,8 @@ pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Resul
         if g.freed {
             cx.bridge.requests.remove(request);
             cx.bridge.grequests_owed.push(Owed::Free(g));
-        } else if let Some(e) = cx.bridge.requests.get_mut(request) {
-            e.grequest = Some(g);
+        } else if let Some(g_) = cx.bridge.requests.get_mut(request).and_then(|e| e.grequest_mut()) {
+            *g_ = g;
         }
         Ok(())
     })
@@ -133,7 +138,7 @@ pub fn grequest_complete(mut env: FunctionEnvMut<MpiEnv>, request: i32) -> Resul
 /// MPI_Request_free of a generalized request: free_fn now if it is
 /// complete, else at MPI_Grequest_complete (the entry stays until then).
 pub fn free(bridge: &mut Bridge, handle: i32) {
-    let Some(g) = bridge.requests.get_mut(handle).and_then(|e| e.grequest.as_mut()) else { return };
+    let Some(g) = bridge.requests.get_mut(handle).and_then(|e| e.grequest_mut()) else { return };
     if g.complete {
         let g = *g;
         bridge.requests.remove(handle);
@@ -145,7 +150,7 @@ pub fn free(bridge: &mut Bridge, handle: i32) {
 
 /// MPI_Cancel of a generalized request: cancel_fn, told whether it completed.
 pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
-    let Some(g) = bridge.requests.get(handle).and_then(|e| e.grequest) else { return false };
+    let Some(g) = bridge.requests.get(handle).and_then(|e| e.grequest()) else { return false };
     bridge.grequests_owed.push(Owed::Cancel(g));
     true
 }

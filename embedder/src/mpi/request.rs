@@ -17,6 +17,7 @@ use super::{
     call::{call, call_owing, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     grequest,
+    translate::invalid_request,
     MpiEnv,
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
@@ -35,13 +36,17 @@ fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<(Vec<i32>, host_mpi::Handle
     let mut handles = std::mem::take(&mut cx.bridge.scratch_indices);
     let mut hosts = std::mem::take(&mut cx.bridge.scratch_requests);
     handles.clear();
+    handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
-    let loaded = (0..n as usize).try_for_each(|i| {
-        let h = unsafe { base.add(i).read_unaligned() };
-        hosts.push(if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0);
-        handles.push(h);
-        Ok(())
-    });
+    let null = host_mpi::null_request().0;
+    let requests = &cx.bridge.requests;
+    let loaded = hosts
+        .extend_mapped(&handles, |h| match requests.get(h) {
+            Some(e) => Some(e.host.0),
+            None if h == NULL => Some(null),
+            None => None,
+        })
+        .map_err(|i| invalid_request(handles[i]));
     match loaded.and_then(|()| distinct(&handles)) {
         Ok(()) => Ok((handles, hosts)),
         Err(e) => {
@@ -93,7 +98,7 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32, status: u32) -> MpiResult {
     match cx.bridge.requests.get_mut(handle) {
         Some(e) if e.persistent => (e.active, e.cancelled) = (false, false),
         Some(e) => {
-            if let Some(g) = e.grequest.take() {
+            if let Some(g) = e.extra.as_mut().and_then(|x| x.grequest.take()) {
                 cx.bridge.owe_completion(g, status);
             }
             retire(cx, handle);
@@ -109,7 +114,7 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32, status: u32) -> MpiResult {
 /// communicator the guest freed meanwhile may go (see `comm::close`).
 fn retire(cx: &mut Ctx, handle: i32) {
     let Some(entry) = cx.bridge.requests.remove(handle) else { return };
-    if let Some(dup) = entry.new_comm {
+    if let Some(dup) = entry.extra.and_then(|x| x.new_comm) {
         if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
             *c = super::state::CommEntry::new(dup.host, c.errhandler);
         }
@@ -139,7 +144,7 @@ fn finish_idup(cx: &mut Ctx, handle: i32) -> MpiResult {
 /// (guest memory, host arrays on the entry) stays valid until exit.
 pub fn complete_pending_idups(cx: &mut Ctx) -> MpiResult {
     let requests = &cx.bridge.requests;
-    let pending: Vec<i32> = requests.user_handles().filter(|&h| requests.get(h).is_some_and(|e| e.new_comm.is_some())).collect();
+    let pending: Vec<i32> = requests.user_handles().filter(|&h| requests.get(h).is_some_and(|e| e.is_idup())).collect();
     pending.into_iter().try_for_each(|h| finish_idup(cx, h))
 }
 
@@ -216,7 +221,7 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
         if f != 0 {
             cx.write_status(status, &st)?;
             // the query function reports the status; the request stays
-            if let Some(g) = cx.bridge.requests.get(request).and_then(|e| e.grequest) {
+            if let Some(g) = cx.bridge.requests.get(request).and_then(|e| e.grequest()) {
                 cx.bridge.grequests_owed.push(grequest::Owed::Query(g, status));
             }
         }
@@ -315,7 +320,7 @@ fn write_peeked(cx: &mut Ctx, requests: u32, i: usize, st: Option<&host_mpi::Sta
         cx.write_status(status, st)?;
     }
     let h = cx.mem.read_i32(requests + 4 * i as u32)?;
-    if let Some(g) = cx.bridge.requests.get(h).and_then(|e| e.grequest) {
+    if let Some(g) = cx.bridge.requests.get(h).and_then(|e| e.grequest()) {
         cx.bridge.grequests_owed.push(grequest::Owed::Query(g, status));
     }
     Ok(())
@@ -327,14 +332,14 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
         let h = cx.mem.read_i32(request)?;
         let mut r = cx.request(h)?;
         let entry = cx.bridge.requests.get(h);
-        if entry.is_some_and(|e| e.new_comm.is_some()) {
+        if entry.is_some_and(|e| e.is_idup()) {
             // the host writes the new communicator into the entry when it
             // completes: wait for that rather than free the entry under it
             finish_idup(cx, h)?;
-        } else if entry.is_some_and(|e| e.collective && (!e.persistent || e.active)) {
+        } else if entry.is_some_and(|e| e.collective() && (!e.persistent || e.active)) {
             // an inactive persistent collective may be freed (MPI-4.0 6.13)
             return Err(not_for_collectives("MPI_Request_free"));
-        } else if entry.is_some_and(|e| e.grequest.is_some()) {
+        } else if entry.is_some_and(|e| e.grequest().is_some()) {
             cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
             grequest::free(cx.bridge, h);
         } else {
@@ -415,7 +420,7 @@ pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fata
         }
         match cx.bridge.requests.get(h) {
             Some(e) if !e.active => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, "an inactive persistent request has nothing to cancel")),
-            Some(e) if e.collective => Err(not_for_collectives("MPI_Cancel")),
+            Some(e) if e.collective() => Err(not_for_collectives("MPI_Cancel")),
             Some(e) if e.cancelled => Ok(()),
             _ => {
                 cx.host(unsafe { ffi::MPI_Cancel(&mut r.0) })?;

@@ -82,23 +82,32 @@ pub(super) struct Specials {
 }
 
 /// A host request and what the guest handle must do when it completes.
+/// Every nonblocking call makes one and every completion drops one, so it
+/// holds what all requests need; the rest is boxed in `extra`.
 #[derive(Debug)]
 pub struct RequestEntry {
     pub host: host_mpi::Request,
+    /// The host communicator the operation runs on: freed by the guest, it
+    /// stays allocated on the host until the operation is done (see
+    /// `comm::close`).
+    pub comm: host_mpi::Comm,
+    /// The MPI function that made the request (`collective`).
+    pub made_by: &'static str,
     /// Persistent requests stay allocated (inactive) after completion.
     pub persistent: bool,
     /// Started and not yet completed (always true for other requests):
     /// Open MPI crashes cancelling a persistent receive never started.
     pub active: bool,
-    /// The host communicator the operation runs on: freed by the guest, it
-    /// stays allocated on the host until the operation is done (see
-    /// `comm::close`).
-    pub comm: host_mpi::Comm,
-    /// Made by a nonblocking collective (which MPI_Request_free and
-    /// MPI_Cancel may not take).
-    pub collective: bool,
     /// MPI_Cancel was called since the request was started.
     pub cancelled: bool,
+    /// MPI_Psend_init/MPI_Precv_init: how many partitions (0: not partitioned).
+    pub partitions: i32,
+    pub extra: Option<Box<RequestExtra>>,
+}
+
+/// What only some requests hold.
+#[derive(Debug, Default)]
+pub struct RequestExtra {
     /// MPI_Comm_idup: the host writes the new communicator here when the
     /// request completes; the guest handle then points at it.
     pub new_comm: Option<Box<PendingDup>>,
@@ -112,8 +121,6 @@ pub struct RequestEntry {
     pub(super) arrays: Vec<super::call::HostArray>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
-    /// MPI_Psend_init/MPI_Precv_init: how many partitions (0: not partitioned).
-    pub partitions: i32,
 }
 
 impl RequestEntry {
@@ -122,7 +129,32 @@ impl RequestEntry {
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
         let comm = host_mpi::null_communicator();
-        Self { host, persistent, active: !persistent, comm, collective: false, cancelled: false, new_comm: None, keep: None, arrays: Vec::new(), grequest: None, partitions: 0 }
+        Self { host, comm, made_by: "test", persistent, active: !persistent, cancelled: false, partitions: 0, extra: None }
+    }
+
+    /// Made by a nonblocking collective (which MPI_Request_free and
+    /// MPI_Cancel may not take); asked only by those two.
+    pub fn collective(&self) -> bool {
+        super::call::nonblocking_collective(self.made_by)
+    }
+
+    /// The room for what only some requests hold.
+    pub fn extra(&mut self) -> &mut RequestExtra {
+        self.extra.get_or_insert_with(Default::default)
+    }
+
+    /// MPI_Grequest_start's callbacks, if this is a generalized request.
+    pub fn grequest(&self) -> Option<super::grequest::Grequest> {
+        self.extra.as_ref()?.grequest
+    }
+
+    pub fn grequest_mut(&mut self) -> Option<&mut super::grequest::Grequest> {
+        self.extra.as_mut()?.grequest.as_mut()
+    }
+
+    /// An MPI_Comm_idup's request.
+    pub fn is_idup(&self) -> bool {
+        self.extra.as_ref().is_some_and(|x| x.new_comm.is_some())
     }
 }
 
@@ -158,6 +190,9 @@ pub struct Bridge {
     /// every call publishes what the host MPI needs to run one
     /// (`callbacks::Active`); before, calls skip it.
     pub(super) user_functions: bool,
+    /// The guest started a generalized request (MPI_Grequest_start): only
+    /// then can a wait find one that could never complete.
+    pub(super) grequests_started: bool,
     /// MPI-4.0 sessions (`session.rs`).
     pub sessions: Table<super::session::SessionEntry>,
     pub comms: Table<CommEntry>,
@@ -225,6 +260,7 @@ impl Bridge {
             world: false,
             tables: false,
             user_functions: false,
+            grequests_started: false,
             sessions: Table::new(abi::c::MPI_SESSION_NULL, 1),
             comms: Table::new(abi::c::MPI_COMM_NULL, 3),
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),

@@ -334,9 +334,12 @@ mod int_array_tests {
         assert_eq!(unsafe { [*copy, *copy.add(1)] }, [1, 2]);
         assert!(cx.int_array(252, 2).is_err(), "checked like any guest range");
         let entry = cx.request_entry(host_mpi::null_request(), false);
-        assert_eq!(entry.arrays.len(), 1);
+        let arrays = &entry.extra.as_ref().expect("a request with arrays has extras").arrays;
+        assert_eq!(arrays.len(), 1);
         assert!(cx.arrays.is_empty(), "the request took them");
-        assert!(matches!(&entry.arrays[0], HostArray::Int(a) if a[0] == 1));
+        assert!(matches!(&arrays[0], HostArray::Int(a) if a[0] == 1));
+        // a request without arrays carries no extras
+        assert!(cx.request_entry(host_mpi::null_request(), false).extra.is_none());
         // outputs stay in place
         assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
     }

@@ -1,7 +1,7 @@
 //! Guest handles to host handles and back: communicators, datatypes,
 //! operations, requests, messages, groups and infos.
 use super::super::{
-    call::{nonblocking_collective, Ctx},
+    call::Ctx,
     datatype::{self, DatatypeEntry},
     errors::{MpiError, MpiResult},
     state::*,
@@ -69,9 +69,12 @@ impl Ctx<'_> {
     /// call's int arrays alive until the request is freed.
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
-        let collective = nonblocking_collective(self.function);
-        let arrays = std::mem::take(&mut self.arrays);
-        RequestEntry { host, persistent, active: !persistent, comm, collective, cancelled: false, new_comm: None, keep: None, arrays, grequest: None, partitions: 0 }
+        let extra = if self.arrays.is_empty() {
+            None
+        } else {
+            Some(Box::new(RequestExtra { arrays: std::mem::take(&mut self.arrays), ..Default::default() }))
+        };
+        RequestEntry { host, comm, made_by: self.function, persistent, active: !persistent, cancelled: false, partitions: 0, extra }
     }
 
     /// Records how many partitions the partitioned request at `ptr` has.
@@ -226,6 +229,6 @@ fn invalid_op(handle: i32) -> MpiError {
 }
 
 #[cold]
-fn invalid_request(handle: i32) -> MpiError {
+pub(in crate::mpi) fn invalid_request(handle: i32) -> MpiError {
     MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))
 }

@@ -4,3 +4,5 @@ mod buffers;
 mod handles;
 mod specials;
 mod strings;
+
+pub(in crate::mpi) use handles::invalid_request;
