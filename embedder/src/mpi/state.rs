@@ -228,10 +228,8 @@ pub struct Bridge {
     /// Host address of MPI_IN_PLACE.
     pub(super) in_place: usize,
     /// Scratch for request and status arrays (reused: no allocation per call
-    /// once warm).
-    pub scratch_requests: host_mpi::HandleVec,
-    pub scratch_statuses: host_mpi::StatusVec,
-    pub scratch_indices: Vec<i32>,
+    /// once warm; see `request::Scratch`).
+    pub(super) request_scratch: Option<Box<super::request::Scratch>>,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
     /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
@@ -284,9 +282,7 @@ impl Bridge {
             errhandlers: errhandler::predefined_table(),
             user_errors: Default::default(),
             in_place: 0,
-            scratch_requests: host_mpi::HandleVec::default(),
-            scratch_statuses: host_mpi::StatusVec::default(),
-            scratch_indices: Vec::new(),
+            request_scratch: None,
             attached: HashMap::new(),
             fortran_abi: Default::default(),
             guest_args: Vec::new(),
