@@ -38,16 +38,23 @@ pub struct Scratch {
     statuses: host_mpi::StatusVec,
 }
 
+/// Runs `f` on the request array at `ptr[0..n]` loaded into the bridge's
+/// scratch (`load`), which goes back to the bridge whatever happens.
+fn with_loaded<R>(cx: &mut Ctx, ptr: u32, n: i32, f: impl FnOnce(&mut Ctx, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
+    let mut s = cx.bridge.request_scratch.take().unwrap_or_default();
+    let result = load(cx, &mut s, ptr, n).and_then(|()| f(cx, &mut s));
+    cx.bridge.request_scratch = Some(s);
+    result
+}
+
 /// The guest handles at `ptr[0..n]` and their host requests (null for
-/// MPI_REQUEST_NULL), loaded into the bridge's scratch; every handle valid
-/// and none twice.
-fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<Box<Scratch>> {
+/// MPI_REQUEST_NULL); every handle valid and none twice.
+fn load(cx: &Ctx, s: &mut Scratch, ptr: u32, n: i32) -> MpiResult {
     if n < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
     }
     let base = cx.mem.range(ptr, n as u64 * 4)? as *const i32;
-    let mut s = cx.bridge.request_scratch.take().unwrap_or_default();
-    let Scratch { handles, hosts, .. } = &mut *s;
+    let Scratch { handles, hosts, .. } = s;
     handles.clear();
     handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
@@ -60,13 +67,7 @@ fn load(cx: &mut Ctx, ptr: u32, n: i32) -> MpiResult<Box<Scratch>> {
             None => None,
         })
         .map_err(|i| invalid_request(handles[i]));
-    match loaded.and_then(|()| distinct(handles)) {
-        Ok(()) => Ok(s),
-        Err(e) => {
-            give_back(cx, s);
-            Err(e)
-        }
-    }
+    loaded.and_then(|()| distinct(handles))
 }
 
 /// Up to this many handles are compared pairwise; longer arrays are sorted.
@@ -94,10 +95,6 @@ fn distinct(handles: &[i32]) -> MpiResult {
         None => Ok(()),
         Some(h) => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {h:#x} appears more than once in the array"))),
     }
-}
-
-fn give_back(cx: &mut Ctx, s: Box<Scratch>) {
-    cx.bridge.request_scratch = Some(s);
 }
 
 /// After request `handle` (stored at guest `ptr`) completed: free it unless
@@ -299,19 +296,15 @@ pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, re
 
 /// Each request's status if it is complete (MPI_Request_get_status on the host).
 fn peek(cx: &mut Ctx, requests: u32, count: i32) -> MpiResult<Vec<Option<host_mpi::Status>>> {
-    let s = load(cx, requests, count)?;
-    let mut done = Vec::with_capacity(s.handles.len());
-    let mut result = Ok(());
-    for i in 0..s.handles.len() {
-        let (mut f, mut st) = (0, host_mpi::empty_status());
-        result = cx.host(unsafe { ffi::MPI_Request_get_status(s.hosts.get(i), &mut f, &mut st) });
-        if result.is_err() {
-            break;
+    with_loaded(cx, requests, count, |cx, s| {
+        let mut done = Vec::with_capacity(s.handles.len());
+        for i in 0..s.handles.len() {
+            let (mut f, mut st) = (0, host_mpi::empty_status());
+            cx.host(unsafe { ffi::MPI_Request_get_status(s.hosts.get(i), &mut f, &mut st) })?;
+            done.push((f != 0).then_some(st));
         }
-        done.push((f != 0).then_some(st));
-    }
-    give_back(cx, s);
-    result.map(|()| done)
+        Ok(done)
+    })
 }
 
 /// Request `i` of the array is active: not null, not an inactive persistent one.
@@ -371,17 +364,14 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
 #[inline]
 pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Startall", WORLD, |cx| {
-        let mut s = load(cx, requests, count)?;
-        if let Err(e) = startable(cx, &s.handles) {
-            give_back(cx, s);
-            return Err(e);
-        }
-        let rc = unsafe { ffi::MPI_Startall(count, s.hosts.as_mut_ptr()) };
-        if rc == host_mpi::SUCCESS {
-            set_active(cx, &s.handles);
-        }
-        give_back(cx, s);
-        cx.host(rc)
+        with_loaded(cx, requests, count, |cx, s| {
+            startable(cx, &s.handles)?;
+            let rc = unsafe { ffi::MPI_Startall(count, s.hosts.as_mut_ptr()) };
+            if rc == host_mpi::SUCCESS {
+                set_active(cx, &s.handles);
+            }
+            cx.host(rc)
+        })
     })
 }
 
@@ -472,42 +462,37 @@ fn finish_all(
 #[inline]
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Waitall", WORLD, |cx| {
-        let mut s = load(cx, requests, count)?;
-        let ready = check_statuses_ptr(cx, statuses, count).and_then(|()| cx.bridge.check_can_complete(&s.handles, true));
-        if let Err(e) = ready {
-            give_back(cx, s);
-            return Err(e);
-        }
-        let Scratch { handles, hosts, statuses: st } = &mut *s;
-        st.reset(count as usize);
-        let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
-        // With MPI_ERR_IN_STATUS only some requests completed: the host
-        // nulled those (persistent ones need nothing done).
-        let all_done = rc == host_mpi::SUCCESS;
-        let result = finish_all(cx, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, st);
-        give_back(cx, s);
-        result.and(cx.host(rc))
+        with_loaded(cx, requests, count, |cx, s| {
+            check_statuses_ptr(cx, statuses, count)?;
+            cx.bridge.check_can_complete(&s.handles, true)?;
+            let Scratch { handles, hosts, statuses: st } = s;
+            st.reset(count as usize);
+            let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
+            // With MPI_ERR_IN_STATUS only some requests completed: the host
+            // nulled those (persistent ones need nothing done).
+            let all_done = rc == host_mpi::SUCCESS;
+            let result = finish_all(cx, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, st);
+            result.and(cx.host(rc))
+        })
     })
 }
 
 #[inline]
 pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Testall", WORLD, |cx| {
-        let mut s = load(cx, requests, count)?;
-        if let Err(e) = cx.mem.range(flag, 4).map_err(MpiError::from).and_then(|_| check_statuses_ptr(cx, statuses, count)) {
-            give_back(cx, s);
-            return Err(e);
-        }
-        let Scratch { handles, hosts, statuses: st } = &mut *s;
-        st.reset(count as usize);
-        let mut f = 0;
-        let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
-        let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
-        if f != 0 {
-            result = result.and(finish_all(cx, requests, handles, |_| true, statuses, st));
-        }
-        give_back(cx, s);
-        result.and(cx.host(rc))
+        with_loaded(cx, requests, count, |cx, s| {
+            cx.mem.range(flag, 4)?;
+            check_statuses_ptr(cx, statuses, count)?;
+            let Scratch { handles, hosts, statuses: st } = s;
+            st.reset(count as usize);
+            let mut f = 0;
+            let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
+            let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
+            if f != 0 {
+                result = result.and(finish_all(cx, requests, handles, |_| true, statuses, st));
+            }
+            result.and(cx.host(rc))
+        })
     })
 }
 
@@ -533,13 +518,12 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
         let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
         return any_done(cx, done, &st, requests, &[h], index, flag, status);
     }
-    let mut s = load(cx, requests, count)?;
-    let mut st = host_mpi::empty_status();
-    let Scratch { handles, hosts, .. } = &mut *s;
-    let result = any_arguments(cx, handles, index, flag, status, wait)
-        .and_then(|()| any_done(cx, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, handles, index, flag, status));
-    give_back(cx, s);
-    result
+    with_loaded(cx, requests, count, |cx, s| {
+        let Scratch { handles, hosts, .. } = s;
+        any_arguments(cx, handles, index, flag, status, wait)?;
+        let mut st = host_mpi::empty_status();
+        any_done(cx, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, handles, index, flag, status)
+    })
 }
 
 /// The output arguments of MPI_Testany/Waitany, checked before the host
@@ -602,34 +586,24 @@ pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, ou
 }
 
 fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {
-    let mut s = load(cx, requests, incount)?;
-    let ready = (|| {
+    with_loaded(cx, requests, incount, |cx, s| {
         cx.mem.range(outcount, 4)?;
         check_statuses_ptr(cx, statuses, incount)?;
         if wait {
             cx.bridge.check_can_complete(&s.handles, false)?;
         }
         // the host writes the completed indices straight into the guest array
-        cx.int_array_out(indices, incount as i64)
-    })();
-    let idx = match ready {
-        Ok(idx) => idx,
-        Err(e) => {
-            give_back(cx, s);
-            return Err(e);
-        }
-    };
-    let Scratch { handles, hosts, statuses: st } = &mut *s;
-    st.reset(incount as usize);
-    let mut out = 0;
-    let rc = unsafe {
-        if wait {
-            ffi::MPI_Waitsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
-        } else {
-            ffi::MPI_Testsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
-        }
-    };
-    let result = (|| {
+        let idx = cx.int_array_out(indices, incount as i64)?;
+        let Scratch { handles, hosts, statuses: st } = s;
+        st.reset(incount as usize);
+        let mut out = 0;
+        let rc = unsafe {
+            if wait {
+                ffi::MPI_Waitsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
+            } else {
+                ffi::MPI_Testsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
+            }
+        };
         cx.host(rc)?;
         let out = index_out(cx, out);
         cx.mem.write_i32(outcount, out)?;
@@ -641,9 +615,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             completed(cx, requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
         }
         write_statuses(cx, statuses, st, (0..out.max(0) as usize).map(|s| (s, s)))
-    })();
-    give_back(cx, s);
-    result
+    })
 }
 
 #[cfg(test)]
@@ -667,10 +639,9 @@ mod tests {
         put(&mut mem, 16, &[a, 0x7fff_0001]);
         put(&mut mem, 32, &[b, b]);
         let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), 64) }, &mut bridge);
-        let s = load(&mut cx, 0, 3).unwrap();
-        assert_eq!((s.handles.as_slice(), s.hosts.len()), ([a, NULL, b].as_slice(), 3));
-        give_back(&mut cx, s);
-        let class = |cx: &mut Ctx, ptr: u32, n: i32| load(cx, ptr, n).err().map(|e| e.class);
+        let loaded = with_loaded(&mut cx, 0, 3, |_, s| Ok((s.handles.clone(), s.hosts.len()))).unwrap();
+        assert_eq!((loaded.0.as_slice(), loaded.1), ([a, NULL, b].as_slice(), 3));
+        let class = |cx: &mut Ctx, ptr: u32, n: i32| with_loaded(cx, ptr, n, |_, _| Ok(())).err().map(|e| e.class);
         assert_eq!(class(&mut cx, 0, -1), Some(abi::c::MPI_ERR_COUNT));
         // arrays leaving guest memory, however their length is reached
         assert_eq!(class(&mut cx, 56, 3), Some(abi::c::MPI_ERR_BUFFER));
