@@ -51,7 +51,7 @@ SPANS = {
     ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
     # with MPI_IN_PLACE the input, the whole vector, is in recvbuf
     ("Reduce_scatter", "recvbuf"):
-        f"if {SENDBUF_IN_PLACE} {{ cx.sum_ints(recvcounts, n)? }} else {{ cx.int_at(recvcounts, comm_.rank)? as i64 }}",
+        f"if {SENDBUF_IN_PLACE} {{ cx.sum_ints(recvcounts, n)? }} else {{ cx.int_of(recvcounts, n, comm_.rank)? }}",
     ("Reduce_scatter_block", "recvbuf"): f"if {SENDBUF_IN_PLACE} {{ recvcount as i64 * n }} else {{ recvcount as i64 }}",
     # neighbourhood collectives: one block per in-neighbour received, per
     # out-neighbour sent (in_n, out_n: the degrees of the comm's topology)
@@ -286,8 +286,10 @@ def gen_fn(f):
             else:
                 count = SPANS.get((f.key, p["name"])) or f"{pair(f, p, 'POLYXFER_NUM_ELEM_NNI')['name']} as i64"
                 if f.short.endswith("_c"):
-                    count = count.replace("cx.sum_ints(", "cx.sum_counts(").replace("cx.int_at(", "cx.count_at(")
-                translate = f"cx.buffer({n}, {count}, {dt_ref})?"
+                    count = count.replace("cx.sum_ints(", "cx.sum_counts(").replace("cx.int_of(", "cx.count_of(")
+                # a count read from a guest array first (that reading borrows cx)
+                translate = (f"{{ let len = {count}; cx.buffer({n}, len, {dt_ref})? }}" if "cx." in count
+                             else f"cx.buffer({n}, {count}, {dt_ref})?")
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
             else:

@@ -17,19 +17,12 @@ use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};
 use super::{
     callbacks::{self, GuestFns},
     errhandler,
+    translate::arrays::HostArray,
     errors::{Fatal, FatalKind, MpiError, MpiResult},
     state::{Bridge, ErrorMode},
     MpiEnv,
 };
 use crate::{abi, guest_memory::GuestMemory, host_mpi::{self, ffi}};
-
-/// A host copy of a guest array: C ints, or 64-bit values (MPI_Count
-/// arrays, and 32-bit guest MPI_Aint arrays widened to the host's).
-#[derive(Debug)]
-pub enum HostArray {
-    Int(#[allow(dead_code)] Box<[i32]>),
-    Wide(#[allow(dead_code)] Box<[i64]>),
-}
 
 /// The context of one MPI host call.
 pub struct Ctx<'a> {
@@ -42,10 +35,12 @@ pub struct Ctx<'a> {
     /// MPI_COMM_WORLD): what a request made by the call runs on.
     pub(super) function: &'static str,
     pub(super) comm: i32,
-    /// Host copies of the guest arrays handed to the host in this call
-    /// (see `int_array`, `count_array`, `aint_array`); dropped when the call
-    /// returns unless a request takes them.
+    /// Host copies of the guest arrays this call read (`translate::arrays`);
+    /// back to the bridge for reuse when the call returns, unless a request
+    /// took them.
     pub(super) arrays: Vec<HostArray>,
+    /// How many of `arrays` this call filled (the rest are spares).
+    pub(super) arrays_used: usize,
 }
 
 /// Whether a request made by `function` belongs to a collective: the
@@ -197,9 +192,13 @@ fn run_body(
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
     let active = bridge.user_functions.then(|| callbacks::Active::enter(store, Rc::as_ptr(fns)));
-    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new() };
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new(), arrays_used: 0 };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
+    if cx.arrays.capacity() != 0 {
+        let arrays = std::mem::take(&mut cx.arrays);
+        cx.bridge.recycle_arrays(arrays);
+    }
     drop(active);
     let e = match result {
         Ok(()) => return Ok(abi::c::MPI_SUCCESS),
@@ -236,7 +235,7 @@ impl<'a> Ctx<'a> {
     /// translation helpers (callbacks and allocation are unavailable).
     #[cfg(test)]
     pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
-        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays: Vec::new() }
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays: Vec::new(), arrays_used: 0 }
     }
 }
 

@@ -12,6 +12,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     call::{call, Ctx},
     errors::{Fatal, MpiResult},
+    translate::arrays::Element,
     MpiEnv,
 };
 use crate::{host_mpi, host_mpi::ffi};
@@ -55,16 +56,18 @@ fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, fo
     if cx.in_place_arg(buf, in_place)? {
         return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new() });
     }
+    // the arrays first: each block is checked on the copy the host gets
+    let c = cx.host_copy(counts, n, if form.large { Element::Count } else { Element::Int })?;
+    let d = cx.host_copy(displs, n, if form.aint_displs { Element::Aint } else { Element::Int })?;
     let mut host_types = host_mpi::HandleVec::new();
-    for i in 0..n as u32 {
-        let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i))?)?;
-        let count = if form.large { cx.count_at(counts, i as i32)? } else { cx.int_at(counts, i as i32)? as i64 };
+    for i in 0..n.max(0) as usize {
+        let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i as u32))?)?;
         // byte displacements: check the block where it lies
-        cx.block(buf, cx.int_at(displs, i as i32)? as i64, count, &dt)?;
+        cx.block(buf, cx.arrays[d].get(i), cx.arrays[c].get(i), &dt)?;
         host_types.push(dt.host.0);
     }
-    let host_counts = if form.large { cx.count_array(counts, n)? as *const c_void } else { cx.int_array(counts, n)? as *const c_void };
-    let host_displs = if form.aint_displs { cx.aint_array(displs, n)? as *const c_void } else { cx.int_array(displs, n)? as *const c_void };
+    let host_counts = cx.arrays[c].host_ptr() as *const c_void;
+    let host_displs = cx.arrays[d].host_ptr() as *const c_void;
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
     Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types })
 }

@@ -118,7 +118,7 @@ pub struct RequestExtra {
     /// Host copies of the guest arrays (counts, displacements) the
     /// operation reads until it completes.
     #[allow(dead_code)] // held, never read: it only has to live
-    pub(super) arrays: Vec<super::call::HostArray>,
+    pub(super) arrays: Vec<super::translate::arrays::HostArray>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
 }
@@ -230,6 +230,8 @@ pub struct Bridge {
     /// Scratch for request and status arrays (reused: no allocation per call
     /// once warm; see `request::Scratch`).
     pub(super) request_scratch: Option<Box<super::request::Scratch>>,
+    /// Host arrays of finished calls, for the next (`translate::arrays`).
+    pub(super) spare_arrays: Vec<super::translate::arrays::HostArray>,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
     /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
@@ -283,6 +285,7 @@ impl Bridge {
             user_errors: Default::default(),
             in_place: 0,
             request_scratch: None,
+            spare_arrays: Default::default(),
             attached: HashMap::new(),
             fortran_abi: Default::default(),
             guest_args: Vec::new(),

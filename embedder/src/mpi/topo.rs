@@ -184,7 +184,9 @@ impl Ctx<'_> {
 
 
 /// Validation of topology arguments, before the host sees them (see the
-/// module comment). Arrays are read from guest memory, already checked.
+/// module comment). Arrays are read through `int_at`: from the call's host
+/// copies, which the generated code makes before it checks (so the host
+/// gets the values checked), and from guest memory for in-out arrays.
 impl Ctx<'_> {
     /// A `max*` array size the caller gives.
     pub fn check_max(&self, name: &str, value: i32) -> MpiResult {

@@ -179,8 +179,8 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
@@ -435,8 +435,8 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
@@ -1025,8 +1025,8 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_ints(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
@@ -1158,8 +1158,8 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
@@ -1247,8 +1247,8 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
@@ -1521,8 +1521,8 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, cx.sum_counts(recvcounts, n)?, &datatype_)? };
-        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_at(recvcounts, comm_.rank)? as i64 }, &datatype_)?;
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
+        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype)?;

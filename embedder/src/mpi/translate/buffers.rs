@@ -1,8 +1,9 @@
 //! Guest buffers and arrays: every byte MPI will touch checked before the
 //! host address goes to MPI, and int arrays copied where guest code could
 //! change them while the host reads them.
+use super::arrays::Element;
 use super::super::{
-    call::{Ctx, HostArray},
+    call::Ctx,
     datatype::{self, DatatypeEntry},
     errors::{MpiError, MpiResult},
 };
@@ -102,65 +103,32 @@ impl Ctx<'_> {
 
     /// A v-collective buffer: rank i's block holds counts[i] elements at
     /// displs[i] extents from `ptr` (either sign); the hull of all blocks is
-    /// checked.
-    pub fn vbuffer(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
-        self.not_in_place(ptr)?;
-        dt.check_committed()?;
-        let blocks = self.ints(counts, n)?.map(i64::from).zip(self.ints(displs, n)?.map(i64::from));
-        self.hull_at(ptr, vhull(blocks, dt)?)
+    /// checked, on the copies of the arrays that the host gets.
+    pub fn vbuffer(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        self.vbuffer_of(ptr, (counts, Element::Int), (displs, Element::Int), n, dt)
     }
 
     /// The large-count form's v-collective buffer: MPI_Count counts, guest
     /// (32-bit) MPI_Aint displacements.
-    pub fn vbuffer_c(&self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    pub fn vbuffer_c(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+        self.vbuffer_of(ptr, (counts, Element::Count), (displs, Element::Aint), n, dt)
+    }
+
+    fn vbuffer_of(&mut self, ptr: u32, counts: (u32, Element), displs: (u32, Element), n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
-        let blocks = self.counts(counts, n)?.zip(self.ints(displs, n)?.map(i64::from));
-        self.hull_at(ptr, vhull(blocks, dt)?)
-    }
-
-    /// `n` guest ints at `ptr`, checked, read one by one (unaligned).
-    fn ints(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i32> + '_> {
-        let base = self.mem.range(ptr, n.max(0) as u64 * 4)? as *const i32;
-        Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
-    }
-
-    /// `n` guest MPI_Count values at `ptr`, checked, read one by one.
-    fn counts(&self, ptr: u32, n: i64) -> MpiResult<impl Iterator<Item = i64> + '_> {
-        let base = self.mem.range(ptr, n.max(0) as u64 * 8)? as *const i64;
-        Ok((0..n.max(0) as usize).map(move |i| unsafe { base.add(i).read_unaligned() }))
-    }
-
-    /// A guest int array (counts, displacements, ranks) for the host: a host
-    /// copy, never the guest's memory, because guest code can run while the
-    /// host still reads the array — a user reduction function in the middle
-    /// of MPI_Reduce_scatter (Open MPI reads `recvcounts` again after it), or
-    /// anything before a nonblocking operation completes — and the buffers
-    /// were checked against the values read now.
-    pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
-        let copy: Box<[i32]> = self.ints(ptr, n)?.collect();
-        let p = copy.as_ptr();
-        self.arrays.push(HostArray::Int(copy)); // a Box's contents never move
-        Ok(p)
-    }
-
-    /// A guest MPI_Count array for the host, copied as `int_array` is.
-    pub fn count_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
-        let copy: Box<[i64]> = self.counts(ptr, n)?.collect();
-        Ok(self.keep_wide(copy))
-    }
-
-    /// A guest MPI_Aint array (32-bit) widened to the host's, sign-extended
-    /// (MPI_Aint is signed), copied as `int_array` is.
-    pub fn aint_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
-        let copy: Box<[i64]> = self.ints(ptr, n)?.map(i64::from).collect();
-        Ok(self.keep_wide(copy))
-    }
-
-    fn keep_wide(&mut self, copy: Box<[i64]>) -> *const i64 {
-        let p = copy.as_ptr();
-        self.arrays.push(HostArray::Wide(copy));
-        p
+        let c = self.host_copy(counts.0, n, counts.1)?;
+        let d = self.host_copy(displs.0, n, displs.1)?;
+        let (c, d) = (&self.arrays[c], &self.arrays[d]);
+        let fast = match (c.ints(), d.ints()) {
+            (Some(cs), Some(ds)) => vhull64(cs.iter().zip(ds).map(|(&c, &d)| (i64::from(c), i64::from(d))), dt),
+            _ => vhull64(c.values().zip(d.values()), dt),
+        };
+        let hull = match fast {
+            Some(h) => h,
+            None => vhull(c.values().zip(d.values()), dt)?,
+        };
+        self.hull_at(ptr, hull)
     }
 
     /// A guest int array the host writes (results, no guest code runs
@@ -170,22 +138,15 @@ impl Ctx<'_> {
         Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *mut i32)
     }
 
-    pub fn sum_ints(&self, ptr: u32, n: i64) -> MpiResult<i64> {
-        Ok(self.ints(ptr, n)?.map(i64::from).sum())
-    }
-
-    /// The sum of `n` guest MPI_Count values (saturating: a sum past the
-    /// memory fails the buffer check anyway).
-    pub fn sum_counts(&self, ptr: u32, n: i64) -> MpiResult<i64> {
-        Ok(self.counts(ptr, n)?.fold(0i64, i64::saturating_add))
-    }
-
-    pub fn count_at(&self, ptr: u32, index: i32) -> MpiResult<i64> {
-        Ok(self.counts(ptr.wrapping_add(8 * index as u32), 1)?.next().unwrap_or(0))
-    }
-
+    /// Int `index` of the guest array at `ptr`: from this call's host copy
+    /// of the array when there is one (`translate::arrays`), so a check
+    /// sees the value the host gets; else from guest memory.
     pub fn int_at(&self, ptr: u32, index: i32) -> MpiResult<i32> {
-        Ok(self.mem.read_i32(ptr.wrapping_add(4 * index as u32))?)
+        let at = ptr.wrapping_add(4 * index as u32);
+        if let Some(v) = self.copied_int(at) {
+            return Ok(v);
+        }
+        Ok(self.mem.read_i32(at)?)
     }
 
     #[inline]
@@ -198,6 +159,24 @@ impl Ctx<'_> {
         let bytes = value.into().to_le_bytes();
         Ok(self.mem.write_bytes(ptr, &bytes[..std::mem::size_of::<T>()])?)
     }
+}
+
+/// `vhull` in 64-bit arithmetic, enough for every real array; `None` on a
+/// negative count or a bound past ±2^62, which `vhull` then handles.
+#[inline]
+fn vhull64(blocks: impl Iterator<Item = (i64, i64)>, dt: &DatatypeEntry) -> Option<(i128, i128)> {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for (c, d) in blocks {
+        if c < 0 {
+            return None;
+        }
+        let (l, h) = dt.hull64(c)?;
+        if l < h {
+            let at = d.checked_mul(dt.extent)?;
+            (lo, hi) = (lo.min(at.checked_add(l)?), hi.max(at.checked_add(h)?));
+        }
+    }
+    Some(if lo < hi { (lo as i128, hi as i128) } else { (0, 0) })
 }
 
 /// The hull of a v-collective's blocks: `(count, displacement)` pairs, a
@@ -294,6 +273,28 @@ mod span_tests {
     }
 
     #[test]
+    fn the_64_bit_v_hull_agrees_with_the_exact_one_or_declines() {
+        let cases: [(&[(i64, i64)], i64); 6] = [
+            (&[(2, 0), (1, 5)], 4),
+            (&[(1, -3), (0, -1000), (2, 1)], 4),
+            (&[(3, 2), (1, -1)], -4),
+            (&[(0, 7), (0, -7)], -4),
+            (&[(1 << 40, 1 << 20), (5, -(1 << 30))], 8),
+            (&[], 4),
+        ];
+        for (blocks, extent) in cases {
+            let dt = int(extent);
+            let fast = vhull64(blocks.iter().copied(), &dt).expect("fits 64 bits");
+            assert_eq!(fast, vhull(blocks.iter().copied(), &dt).unwrap(), "{blocks:?} extent {extent}");
+        }
+        // a negative count, and products past 64 bits, go to the exact hull
+        assert_eq!(vhull64([(1, 0), (-1, 0)].into_iter(), &int(4)), None);
+        let far = DatatypeEntry { extent: i64::MIN, ..int(4) };
+        assert_eq!(vhull64([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far), None);
+        assert_eq!(vhull64([(1, i32::MAX as i64)].into_iter(), &int(1 << 40)), None);
+    }
+
+    #[test]
     fn in_place_is_refused_as_a_buffer_and_accepted_only_where_allowed() {
         with_ctx(|cx| {
             let ip = abi::c::MPI_IN_PLACE as u32;
@@ -307,9 +308,8 @@ mod span_tests {
 }
 
 #[cfg(test)]
-mod int_array_tests {
-    use super::*;
-    use crate::{guest_memory::GuestMemory, host_mpi, mpi::call::nonblocking_collective, mpi::state::Bridge};
+mod request_kind_tests {
+    use crate::mpi::call::nonblocking_collective;
 
     #[test]
     fn requests_know_which_calls_are_nonblocking_collectives() {
@@ -319,29 +319,6 @@ mod int_array_tests {
         for f in ["MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Irecv", "MPI_Imrecv", "MPI_Send_init", "MPI_Grequest_start", "MPI_Isend_c", "MPI_Isendrecv", "MPI_Isendrecv_replace_c", "MPI_Recv_init_c"] {
             assert!(!nonblocking_collective(f), "{f}");
         }
-    }
-
-    #[test]
-    fn input_arrays_are_host_copies_that_a_request_keeps() {
-        let mut buf = vec![0u8; 256];
-        let mut bridge = Bridge::new();
-        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) }, &mut bridge);
-        cx.mem.write_bytes(16, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
-        let copy = cx.int_array(16, 2).unwrap();
-        // the guest rewrites its array after the call: the host still sees
-        // the values the buffers were checked against
-        cx.mem.write_i32(16, 1 << 20).unwrap();
-        assert_eq!(unsafe { [*copy, *copy.add(1)] }, [1, 2]);
-        assert!(cx.int_array(252, 2).is_err(), "checked like any guest range");
-        let entry = cx.request_entry(host_mpi::null_request(), false);
-        let arrays = &entry.extra.as_ref().expect("a request with arrays has extras").arrays;
-        assert_eq!(arrays.len(), 1);
-        assert!(cx.arrays.is_empty(), "the request took them");
-        assert!(matches!(&arrays[0], HostArray::Int(a) if a[0] == 1));
-        // a request without arrays carries no extras
-        assert!(cx.request_entry(host_mpi::null_request(), false).extra.is_none());
-        // outputs stay in place
-        assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
     }
 }
 

@@ -69,10 +69,10 @@ impl Ctx<'_> {
     /// call's int arrays alive until the request is freed.
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
-        let extra = if self.arrays.is_empty() {
+        let extra = if self.arrays_used == 0 {
             None
         } else {
-            Some(Box::new(RequestExtra { arrays: std::mem::take(&mut self.arrays), ..Default::default() }))
+            Some(Box::new(RequestExtra { arrays: self.take_arrays(), ..Default::default() }))
         };
         RequestEntry { host, comm, made_by: self.function, persistent, active: !persistent, cancelled: false, partitions: 0, extra }
     }

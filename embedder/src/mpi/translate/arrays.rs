@@ -1,0 +1,367 @@
+//! Host copies of the guest's input arrays (counts, displacements, rank
+//! lists): the host never reads these from guest memory.
+//!
+//! Guest code can run while the host still reads an array (a user reduction
+//! function in the middle of MPI_Reduce_scatter, which Open MPI follows by
+//! reading `recvcounts` again; anything before a nonblocking operation
+//! completes), and another rank can write a Karmem shared region mapped
+//! into this memory at any moment. So each array is read from the guest
+//! once per call, and the same copy is both what the buffer checks use
+//! (`vbuffer`, `sum_ints`) and what the host gets (`int_array`): a value
+//! cannot change between the check and the use.
+//!
+//! The copies of a call that made no request go back to the bridge when the
+//! call returns and are refilled by the next (`Bridge::recycle_arrays`): a
+//! v-collective reads four arrays per call, and allocating and freeing them
+//! took more time than the rest of the call.
+use super::super::{call::Ctx, errors::MpiResult, state::Bridge};
+
+/// What a guest array holds, and so its host copy.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Element {
+    /// C int, the same on both sides.
+    Int,
+    /// MPI_Count, 8 bytes on both sides.
+    Count,
+    /// MPI_Aint: 4 bytes in the guest, widened (sign-extended) to the host's 8.
+    Aint,
+}
+
+impl Element {
+    fn guest_bytes(self) -> u64 {
+        match self {
+            Element::Int | Element::Aint => 4,
+            Element::Count => 8,
+        }
+    }
+}
+
+/// A host copy of the guest array of `len` `of`s at guest address `at`.
+#[derive(Debug)]
+pub struct HostArray {
+    at: u32,
+    len: usize,
+    of: Element,
+    data: Data,
+}
+
+/// The copy in the host's element width. A `Vec` is only filled, never
+/// grown after the host has its address, so the address stays valid for as
+/// long as the `HostArray` lives (moving it moves no element).
+#[derive(Debug)]
+pub enum Data {
+    Int(Vec<i32>),
+    Wide(Vec<i64>),
+}
+
+impl Data {
+    fn of(of: Element) -> Self {
+        match of {
+            Element::Int => Data::Int(Vec::new()),
+            Element::Count | Element::Aint => Data::Wide(Vec::new()),
+        }
+    }
+}
+
+impl HostArray {
+    /// The values, as 64-bit integers.
+    pub fn values(&self) -> impl Iterator<Item = i64> + '_ {
+        let (ints, wide) = match &self.data {
+            Data::Int(v) => (&v[..], &[][..]),
+            Data::Wide(v) => (&[][..], &v[..]),
+        };
+        ints.iter().map(|&x| i64::from(x)).chain(wide.iter().copied())
+    }
+
+    /// Value `i` (in `0..len`).
+    pub fn get(&self, i: usize) -> i64 {
+        match &self.data {
+            Data::Int(v) => i64::from(v[i]),
+            Data::Wide(v) => v[i],
+        }
+    }
+
+    /// Where the host reads the copy.
+    pub fn host_ptr(&self) -> *const u8 {
+        match &self.data {
+            Data::Int(v) => v.as_ptr() as *const u8,
+            Data::Wide(v) => v.as_ptr() as *const u8,
+        }
+    }
+
+    /// The copy of a C int array.
+    pub fn ints(&self) -> Option<&[i32]> {
+        match &self.data {
+            Data::Int(v) => Some(v),
+            Data::Wide(_) => None,
+        }
+    }
+}
+
+/// The largest copy (in elements) kept for reuse: enough for any
+/// collective's arrays, without holding on to one huge communicator's
+/// arrays forever.
+const SPARE_MAX_LEN: usize = 1 << 16;
+
+impl Bridge {
+    /// Takes back the copies of a call that is over and made no request.
+    /// The whole list is kept, vectors and all, and the next call refills
+    /// its entries in place: building a new entry and moving it into the
+    /// list cost a store-forwarding stall (narrow stores read back by wide
+    /// loads) that took a third of the time of a copy.
+    #[cold]
+    #[inline(never)]
+    pub(in crate::mpi) fn recycle_arrays(&mut self, mut list: Vec<HostArray>) {
+        list.retain(|a| match &a.data {
+            Data::Int(v) => v.capacity() <= SPARE_MAX_LEN,
+            Data::Wide(v) => v.capacity() <= SPARE_MAX_LEN,
+        });
+        if list.capacity() >= self.spare_arrays.capacity() {
+            self.spare_arrays = list;
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// The index in `self.arrays` of this call's copy of the `n` `of`s at
+    /// guest `ptr` (checked), made on first use.
+    #[inline]
+    pub(in crate::mpi) fn host_copy(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
+        let len = n.max(0) as usize;
+        match self.arrays[..self.arrays_used].iter().position(|a| a.at == ptr && a.len == len && a.of == of) {
+            Some(i) => Ok(i),
+            None => self.copy_in(ptr, n, of),
+        }
+    }
+
+    /// A new copy for `host_copy`, in the next entry of the list.
+    #[inline(never)]
+    fn copy_in(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
+        let len = n.max(0) as usize;
+        let used = self.arrays_used;
+        let base = self.mem.range(ptr, len as u64 * of.guest_bytes())?;
+        if used == self.arrays.len() {
+            self.new_array_entry(of);
+        }
+        let a = &mut self.arrays[used];
+        (a.at, a.len, a.of) = (ptr, len, of);
+        // Safety: `range` checked the `len` elements at `base`; read one
+        // by one, unaligned (guest arrays need not be aligned).
+        unsafe {
+            match (&mut a.data, of) {
+                (Data::Int(v), Element::Int) => {
+                    v.clear();
+                    v.extend((0..len).map(|i| (base as *const i32).add(i).read_unaligned()));
+                }
+                (Data::Wide(v), Element::Count) => {
+                    v.clear();
+                    v.extend((0..len).map(|i| (base as *const i64).add(i).read_unaligned()));
+                }
+                (Data::Wide(v), Element::Aint) => {
+                    v.clear();
+                    v.extend((0..len).map(|i| i64::from((base as *const i32).add(i).read_unaligned())));
+                }
+                // an entry of the other width: replaced, then filled as above
+                _ => {
+                    a.data = Data::of(of);
+                    return self.copy_in(ptr, n, of);
+                }
+            }
+        }
+        self.arrays_used = used + 1;
+        Ok(used)
+    }
+
+    /// One more entry at the end of the list: from the bridge's spares on a
+    /// call's first copy, else a new one.
+    #[inline(never)]
+    fn new_array_entry(&mut self, of: Element) {
+        if self.arrays.capacity() == 0 {
+            self.arrays = std::mem::take(&mut self.bridge.spare_arrays);
+            if self.arrays_used < self.arrays.len() {
+                return;
+            }
+        }
+        self.arrays.push(HostArray { at: 0, len: 0, of, data: Data::of(of) });
+    }
+
+    /// The copies a request made by this call keeps until it is freed.
+    pub(in crate::mpi) fn take_arrays(&mut self) -> Vec<HostArray> {
+        let mut list = std::mem::take(&mut self.arrays);
+        list.truncate(std::mem::take(&mut self.arrays_used));
+        list
+    }
+
+    /// The copied value of the guest int at `at`, if this call copied an
+    /// int array that holds it.
+    pub(in crate::mpi) fn copied_int(&self, at: u32) -> Option<i32> {
+        self.arrays[..self.arrays_used].iter().find_map(|a| {
+            let offset = at.wrapping_sub(a.at) as usize;
+            match &a.data {
+                Data::Int(v) if offset % 4 == 0 => v.get(offset / 4).copied(),
+                _ => None,
+            }
+        })
+    }
+
+    /// The host's copy of a guest int array (see the module's comment).
+    pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
+        let i = self.host_copy(ptr, n, Element::Int)?;
+        Ok(self.arrays[i].host_ptr() as *const i32)
+    }
+
+    /// The host's copy of a guest MPI_Count array.
+    pub fn count_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
+        let i = self.host_copy(ptr, n, Element::Count)?;
+        Ok(self.arrays[i].host_ptr() as *const i64)
+    }
+
+    /// The host's copy of a guest (32-bit) MPI_Aint array, widened.
+    pub fn aint_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
+        let i = self.host_copy(ptr, n, Element::Aint)?;
+        Ok(self.arrays[i].host_ptr() as *const i64)
+    }
+
+    /// The sum of the guest int array that the host gets (saturating: a sum
+    /// past the memory fails the buffer check anyway).
+    pub fn sum_ints(&mut self, ptr: u32, n: i64) -> MpiResult<i64> {
+        self.sum_of(ptr, n, Element::Int)
+    }
+
+    /// `sum_ints` of an MPI_Count array.
+    pub fn sum_counts(&mut self, ptr: u32, n: i64) -> MpiResult<i64> {
+        self.sum_of(ptr, n, Element::Count)
+    }
+
+    fn sum_of(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<i64> {
+        let i = self.host_copy(ptr, n, of)?;
+        Ok(self.arrays[i].values().fold(0i64, i64::saturating_add))
+    }
+
+    /// Element `index` of the guest int array of `n` that the host gets
+    /// (`index` in `0..n`).
+    pub fn int_of(&mut self, ptr: u32, n: i64, index: i32) -> MpiResult<i64> {
+        self.value_of(ptr, n, index, Element::Int)
+    }
+
+    /// `int_of` of an MPI_Count array.
+    pub fn count_of(&mut self, ptr: u32, n: i64, index: i32) -> MpiResult<i64> {
+        self.value_of(ptr, n, index, Element::Count)
+    }
+
+    fn value_of(&mut self, ptr: u32, n: i64, index: i32, of: Element) -> MpiResult<i64> {
+        let i = self.host_copy(ptr, n, of)?;
+        let a = &self.arrays[i];
+        Ok(if (0..a.len as i64).contains(&(index as i64)) { a.get(index as usize) } else { 0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{guest_memory::GuestMemory, host_mpi};
+
+    fn with_ctx(f: impl FnOnce(&mut Ctx)) {
+        let mut buf = vec![0u8; 256];
+        let mut bridge = Bridge::new();
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) }, &mut bridge);
+        f(&mut cx);
+    }
+
+    #[test]
+    fn input_arrays_are_host_copies_that_a_request_keeps() {
+        with_ctx(|cx| {
+            cx.mem.write_bytes(16, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
+            let copy = cx.int_array(16, 2).unwrap();
+            // the guest rewrites its array after the call: the host still
+            // sees the values the buffers were checked against
+            cx.mem.write_i32(16, 1 << 20).unwrap();
+            assert_eq!(unsafe { [*copy, *copy.add(1)] }, [1, 2]);
+            assert!(cx.int_array(252, 2).is_err(), "checked like any guest range");
+            let entry = cx.request_entry(host_mpi::null_request(), false);
+            let arrays = &entry.extra.as_ref().expect("a request with arrays has extras").arrays;
+            assert_eq!(arrays.len(), 1);
+            assert!(cx.arrays.is_empty(), "the request took them");
+            assert_eq!(arrays[0].ints(), Some(&[1, 2][..]));
+            // a request without arrays carries no extras
+            assert!(cx.request_entry(host_mpi::null_request(), false).extra.is_none());
+            // outputs stay in place
+            assert_eq!(cx.int_array_out(16, 2).unwrap() as usize, cx.mem.range(16, 8).unwrap() as usize);
+        });
+    }
+
+    #[test]
+    fn an_array_is_read_once_per_call_whatever_reads_it() {
+        with_ctx(|cx| {
+            cx.mem.write_bytes(32, &[3, 0, 0, 0, 4, 0, 0, 0]).unwrap();
+            assert_eq!(cx.sum_ints(32, 2).unwrap(), 7);
+            // changed after the check (another rank writing a shared
+            // region): the host gets the values the check summed
+            cx.mem.write_i32(36, 1000).unwrap();
+            let host = cx.int_array(32, 2).unwrap();
+            assert_eq!(unsafe { *host.add(1) }, 4);
+            assert_eq!(cx.int_of(32, 2, 1).unwrap(), 4);
+            assert_eq!(cx.arrays_used, 1, "one copy");
+            // another length or element width is another array
+            assert_eq!(cx.sum_ints(32, 1).unwrap(), 3);
+            assert_eq!(cx.aint_array(32, 2).map(|p| unsafe { *p.add(1) }).unwrap(), 1000);
+            assert_eq!(cx.sum_counts(32, 1).unwrap(), 3 + (1000 << 32));
+            assert_eq!(cx.count_of(32, 1, 0).unwrap(), 3 + (1000 << 32));
+            assert_eq!(cx.arrays_used, 4);
+        });
+    }
+
+    #[test]
+    fn checks_of_single_ints_read_the_copy() {
+        with_ctx(|cx| {
+            cx.mem.write_bytes(40, &[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]).unwrap();
+            assert_eq!(cx.int_at(40, 2).unwrap(), 3, "no copy yet: guest memory");
+            cx.int_array(44, 2).unwrap();
+            cx.mem.write_i32(48, 99).unwrap();
+            // inside the copy: the copied value, by any base address
+            assert_eq!((cx.int_at(44, 1).unwrap(), cx.int_at(40, 2).unwrap()), (3, 3));
+            // outside it (or not on an element): guest memory
+            assert_eq!((cx.int_at(40, 0).unwrap(), cx.int_at(52, 0).unwrap()), (1, 0));
+            assert_eq!(cx.copied_int(46), None);
+        });
+    }
+
+    #[test]
+    fn negative_aints_are_sign_extended() {
+        with_ctx(|cx| {
+            cx.mem.write_i32(8, -8).unwrap();
+            assert_eq!(unsafe { *cx.aint_array(8, 1).unwrap() }, -8);
+        });
+    }
+
+    #[test]
+    fn a_finished_calls_arrays_are_refilled_by_the_next() {
+        let mut buf = vec![0u8; 256];
+        let mut bridge = Bridge::new();
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
+        let mut cx = Ctx::for_test(mem, &mut bridge);
+        let first = cx.int_array(0, 4).unwrap();
+        let wide = cx.count_array(0, 2).unwrap();
+        let list = std::mem::take(&mut cx.arrays);
+        bridge.recycle_arrays(list);
+        assert_eq!(bridge.spare_arrays.len(), 2);
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
+        let mut cx = Ctx::for_test(mem, &mut bridge);
+        cx.mem.write_i32(8, 5).unwrap();
+        assert_eq!(cx.int_array(8, 3).unwrap(), first, "the same vector, refilled");
+        assert_eq!(unsafe { *first }, 5);
+        // the second entry was wide: an int copy replaces it
+        let second = cx.int_array(20, 1).unwrap();
+        assert_ne!(second as usize, wide as usize);
+        assert_eq!((cx.arrays.len(), cx.arrays_used), (2, 2));
+        assert!(cx.sum_ints(20, 1).is_ok() && cx.arrays_used == 2, "found, not copied again");
+        // a request keeps what this call copied, not the spare entries
+        let taken = cx.take_arrays();
+        assert_eq!((taken.len(), cx.arrays_used, cx.arrays.capacity()), (2, 0, 0));
+        // huge vectors are not kept
+        let mut big = vec![0i32; SPARE_MAX_LEN + 1];
+        big.clear();
+        bridge.recycle_arrays(vec![HostArray { at: 0, len: 0, of: Element::Int, data: Data::Int(big) }]);
+        assert!(bridge.spare_arrays.is_empty());
+    }
+}
