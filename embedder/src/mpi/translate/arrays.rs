@@ -112,10 +112,13 @@ impl Bridge {
     #[cold]
     #[inline(never)]
     pub(in crate::mpi) fn recycle_arrays(&mut self, mut list: Vec<HostArray>) {
-        list.retain(|a| match &a.data {
+        let kept = |a: &HostArray| match &a.data {
             Data::Int(v) => v.capacity() <= SPARE_MAX_LEN,
             Data::Wide(v) => v.capacity() <= SPARE_MAX_LEN,
-        });
+        };
+        if !list.iter().all(kept) {
+            list.retain(kept);
+        }
         if list.capacity() >= self.spare_arrays.capacity() {
             self.spare_arrays = list;
         }
@@ -205,18 +208,21 @@ impl Ctx<'_> {
     }
 
     /// The host's copy of a guest int array (see the module's comment).
+    #[inline]
     pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
         let i = self.host_copy(ptr, n, Element::Int)?;
         Ok(self.arrays[i].host_ptr() as *const i32)
     }
 
     /// The host's copy of a guest MPI_Count array.
+    #[inline]
     pub fn count_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
         let i = self.host_copy(ptr, n, Element::Count)?;
         Ok(self.arrays[i].host_ptr() as *const i64)
     }
 
     /// The host's copy of a guest (32-bit) MPI_Aint array, widened.
+    #[inline]
     pub fn aint_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
         let i = self.host_copy(ptr, n, Element::Aint)?;
         Ok(self.arrays[i].host_ptr() as *const i64)

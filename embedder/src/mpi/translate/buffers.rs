@@ -121,7 +121,12 @@ impl Ctx<'_> {
         let d = self.host_copy(displs.0, n, displs.1)?;
         let (c, d) = (&self.arrays[c], &self.arrays[d]);
         let fast = match (c.ints(), d.ints()) {
-            (Some(cs), Some(ds)) => vhull64(cs.iter().zip(ds).map(|(&c, &d)| (i64::from(c), i64::from(d))), dt),
+            // C int arrays (all but the `_c` forms): indexed, not zipped
+            // (a zip of two slice iterators set up more than one block cost)
+            (Some(cs), Some(ds)) => {
+                let len = cs.len().min(ds.len());
+                vhull64((0..len).map(|i| (i64::from(cs[i]), i64::from(ds[i]))), dt)
+            }
             _ => vhull64(c.values().zip(d.values()), dt),
         };
         let hull = match fast {
