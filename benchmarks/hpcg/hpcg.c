@@ -312,6 +312,11 @@ int main(int argc, char **argv)
                  gflops, gbs, size, nx, ny, nz, tbench, sets, g_failed ? "FAILED" : "PASSED",
                  pg.npx, pg.npy, pg.npz, A->gnx, A->gny, A->gnz);
         say(line);
+        if (kernel_times()) {
+            snprintf(line, sizeof line, "kernel seconds in the timed sets (rank 0): SpMV %.4f SymGS %.4f\n", g_cnt.t_spmv,
+                     g_cnt.t_symgs);
+            say(line);
+        }
         free(scaled);
     }
 

@@ -74,7 +74,14 @@ typedef struct {
     double bytes[K_COUNT];
     double t_allreduce;        /* time spent in MPI_Allreduce of DDOT */
     double t_halo;             /* time spent in halo exchanges */
+    /* with HPCG_KERNEL_TIMES set: time in the local SpMV and SymGS loops;
+     * unset, no timer runs, so the MPI calls per iteration stay those
+     * benchmarks/model counts */
+    double t_spmv, t_symgs;
 } Counters;
+
+/* Whether HPCG_KERNEL_TIMES is set (read once). */
+int kernel_times(void);
 
 extern Counters g_cnt;
 extern const char *const kernel_names[K_COUNT];

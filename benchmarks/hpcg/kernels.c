@@ -35,6 +35,7 @@
  *           unpack: MPI writes 8 per received value into the halo
  * (ncol = n + halo entries, nc = coarse rows)
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hpcg.h"
@@ -110,6 +111,13 @@ void vec_copy(int n, const double *x, double *y)
     g_cnt.bytes[K_WAXPBY] += 16.0 * n;
 }
 
+int kernel_times(void)
+{
+    static int on = -1;
+    if (on < 0) on = getenv("HPCG_KERNEL_TIMES") != NULL;
+    return on;
+}
+
 static void spmv_local(int n, const int *restrict rp, const int *restrict col,
                        const double *restrict val, const double *restrict x,
                        double *restrict y)
@@ -126,7 +134,9 @@ static void spmv_local(int n, const int *restrict rp, const int *restrict col,
 static void spmv_counted(Level *L, double *x, double *y, int cat)
 {
     halo_exchange(L, x);
+    double t0 = kernel_times() ? MPI_Wtime() : 0.0;
     spmv_local(L->n, L->rowptr, L->col, L->val, x, y);
+    if (kernel_times()) g_cnt.t_spmv += MPI_Wtime() - t0;
     g_cnt.flops[cat] += 2.0 * (double)L->nnz;
     g_cnt.bytes[cat] += 12.0 * (double)L->nnz + 4.0 * (L->n + 1) + 8.0 * L->ncol + 8.0 * L->n;
 }
@@ -163,7 +173,9 @@ void symgs(Level *L, const double *r, double *x)
 {
     int n = L->n;
     halo_exchange(L, x);
+    double t0 = kernel_times() ? MPI_Wtime() : 0.0;
     symgs_sweeps(n, L->rowptr, L->col, L->val, L->diag, L->invdiag, r, x);
+    if (kernel_times()) g_cnt.t_symgs += MPI_Wtime() - t0;
     g_cnt.flops[K_MG_SYMGS] += 2.0 * (2.0 * (double)L->nnz + 3.0 * n);
     g_cnt.bytes[K_MG_SYMGS] += 2.0 * (12.0 * (double)L->nnz + 4.0 * (n + 1) +
                                       32.0 * n + 8.0 * L->ncol);

@@ -110,6 +110,30 @@ def test_bad_arguments_fail(hpcg):
         assert p.returncode != 0, args
 
 
+KERNEL_TIMES = re.compile(r"^kernel seconds in the timed sets \(rank 0\): SpMV ([0-9.]+) SymGS ([0-9.]+)$", re.M)
+
+
+def test_kernel_times_only_when_asked(hpcg):
+    """HPCG_KERNEL_TIMES adds the SpMV/SymGS line, within the benchmark's
+    time; without it no timer runs and the line is absent."""
+    import os
+    args = ["--nx", "16", "--ny", "16", "--nz", "16", "--iters", "3"]
+    env = {**os.environ, "HPCG_KERNEL_TIMES": "1"}
+    timed = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", "1", str(hpcg), *args],
+                           capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert timed.returncode == 0, timed.stdout + timed.stderr
+    m = KERNEL_TIMES.search(timed.stdout)
+    assert m, timed.stdout
+    spmv, symgs = float(m.group(1)), float(m.group(2))
+    total = float(SUMMARY.search(timed.stdout).group("time"))
+    assert 0 < spmv and 0 < symgs and spmv + symgs <= total, (spmv, symgs, total)
+    env.pop("HPCG_KERNEL_TIMES")
+    plain = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", "1", str(hpcg), *args],
+                           capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert plain.returncode == 0 and SUMMARY.search(plain.stdout), plain.stdout + plain.stderr
+    assert not KERNEL_TIMES.search(plain.stdout), plain.stdout
+
+
 def _wasm_imports(data):
     """(module, name) of every function import of a wasm binary."""
     def leb(i):
