@@ -427,6 +427,34 @@ mod tests {
     }
 
     #[test]
+    fn a_max_sized_output_gets_max_entries_whatever_the_host_writes() {
+        let mut mem = vec![0x5au8; 64];
+        with_ctx(&mut mem, |cx| {
+            let base = cx.mem.range(0, 0).unwrap() as usize;
+            // the real length fits: the host writes in place
+            let mut fits = cx.bounded_out(16, 4, 3).unwrap();
+            assert_eq!(fits.host() as usize, base + 16);
+            // more than max: the host gets a copy of the real length, the
+            // guest the first max entries and nothing after them
+            let mut over = cx.bounded_out(56, 2, 5).unwrap();
+            let host = over.host();
+            assert!(!(base..base + 64).contains(&(host as usize)));
+            unsafe { std::slice::from_raw_parts_mut(host, 5) }.copy_from_slice(&[1, 2, 3, 4, 5]);
+            over.finish();
+            // max 0 at the very end of memory: nothing to check or write
+            let mut none = cx.bounded_out(64, 0, 2).unwrap();
+            unsafe { std::slice::from_raw_parts_mut(none.host(), 2) }.fill(9);
+            none.finish();
+            // the array itself must hold max entries; a negative max is check_max's
+            assert_eq!(cx.bounded_out(60, 2, 1).err().unwrap().class, abi::c::MPI_ERR_BUFFER);
+            assert!(cx.bounded_out(0, -1, 2).is_ok());
+            assert_eq!(cx.check_max("maxdims", -1).err().unwrap().class, abi::c::MPI_ERR_ARG);
+        });
+        assert_eq!(&mem[56..64], &[1, 0, 0, 0, 2, 0, 0, 0]);
+        assert!(mem[..56].iter().all(|&b| b == 0x5a), "nothing else written");
+    }
+
+    #[test]
     fn topology_lengths_come_from_the_guest_arrays() {
         let mut mem = vec![0u8; 64];
         put(&mut mem, 0, &[1, 3, 4]); // graph index: 4 edges in all
