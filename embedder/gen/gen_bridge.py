@@ -97,39 +97,32 @@ NEIGHBOR_ARRAYS = {"sendcounts": "out_n", "sdispls": "out_n", "recvcounts": "in_
 # Lengths of topology arrays the parameters alone do not give, as Rust i64
 # expressions (helpers in topo.rs query the communicator's topology or sum
 # the degrees; arrays they read are checked first, in parameter order).
-# Outputs sized by a `max*` argument: the guest's array holds `max*`
-# entries, and some MPIs (MPICH's MPI_Graph_neighbors) write the real length
-# whatever `max*` says, so the host writes into a copy when the real length
-# is larger (`Ctx::bounded_out`, topo.rs) and the guest gets `max*` entries.
 CART_DIMS, GRAPH_DIMS, DEGREES = "cx.cartdim(&comm_)?", "cx.graphdims(&comm_)?", "cx.neighbor_degrees(&comm_)?"
 LENGTHS = {
     ("Cart_rank", "coords"): CART_DIMS,
     ("Cart_sub", "remain_dims"): CART_DIMS,
-    **{("Cart_get", a): CART_DIMS for a in ("dims", "periods", "coords")},
-    ("Cart_coords", "coords"): CART_DIMS,
     ("Graph_create", "edges"): "cx.graph_edges(index, nnodes)?",
     ("Graph_map", "edges"): "cx.graph_edges(index, nnodes)?",
-    ("Graph_get", "index"): f"{GRAPH_DIMS}.0",
-    ("Graph_get", "edges"): f"{GRAPH_DIMS}.1",
-    ("Graph_neighbors", "neighbors"): "cx.graph_degree(&comm_, rank_)?",
     ("Dist_graph_create", "destinations"): "cx.degree_sum(degrees, n)?",
     ("Dist_graph_create", "weights"): "cx.degree_sum(degrees, n)?",
     ("Dist_graph_create_adjacent", "sourceweights"): "indegree as i64",
     ("Dist_graph_create_adjacent", "destweights"): "outdegree as i64",
-    ("Dist_graph_neighbors", "sources"): f"{DEGREES}.0",
     ("Dist_graph_neighbors", "sourceweights"): f"{DEGREES}.0.max(maxindegree as i64)",
-    ("Dist_graph_neighbors", "destinations"): f"{DEGREES}.1",
     ("Dist_graph_neighbors", "destweights"): f"{DEGREES}.1.max(maxoutdegree as i64)",
 }
-# The `max*` argument that bounds each of those int outputs.
-BOUNDS = {
-    **{("Cart_get", a): "maxdims" for a in ("dims", "periods", "coords")},
-    ("Cart_coords", "coords"): "maxdims",
-    ("Graph_get", "index"): "maxindex",
-    ("Graph_get", "edges"): "maxedges",
-    ("Graph_neighbors", "neighbors"): "maxneighbors",
-    ("Dist_graph_neighbors", "sources"): "maxindegree",
-    ("Dist_graph_neighbors", "destinations"): "maxoutdegree",
+# Int outputs sized by a `max*` argument: (real length, the `max*`
+# parameter). The guest's array holds `max*` entries, and some MPIs (MPICH's
+# MPI_Graph_neighbors) write the real length whatever `max*` says, so the
+# host writes into a copy when the real length is larger
+# (`Ctx::bounded_out`, topo.rs) and the guest gets `max*` entries.
+BOUNDED = {
+    **{("Cart_get", a): (CART_DIMS, "maxdims") for a in ("dims", "periods", "coords")},
+    ("Cart_coords", "coords"): (CART_DIMS, "maxdims"),
+    ("Graph_get", "index"): (f"{GRAPH_DIMS}.0", "maxindex"),
+    ("Graph_get", "edges"): (f"{GRAPH_DIMS}.1", "maxedges"),
+    ("Graph_neighbors", "neighbors"): ("cx.graph_degree(&comm_, rank_)?", "maxneighbors"),
+    ("Dist_graph_neighbors", "sources"): (f"{DEGREES}.0", "maxindegree"),
+    ("Dist_graph_neighbors", "destinations"): (f"{DEGREES}.1", "maxoutdegree"),
 }
 # Arguments the host MPI trusts blindly, validated by helpers (topology in
 # topo.rs, groups in group.rs) just before the host call (after every array
@@ -322,8 +315,9 @@ def gen_fn(f):
         elif k in INT_ARRAYS and p["length"]:
             # rank lists, [n][3] range triples, topology arrays: inputs as
             # host copies, outputs in place (C `int` is the same on both sides)
-            if d != "in" and (f.key, p["name"]) in BOUNDS:
-                body.append(f"let mut {n}_ = cx.bounded_out({n}, {BOUNDS[(f.key, p['name'])]}, {array_length(f, p)})?;")
+            if d != "in" and (f.key, p["name"]) in BOUNDED:
+                real, bound = BOUNDED[(f.key, p["name"])]
+                body.append(f"let mut {n}_ = cx.bounded_out({n}, {bound}, {real})?;")
                 args.append(f"{n}_.host()")
                 after.append(f"{n}_.finish();")
             else:
