@@ -306,6 +306,29 @@ def test_hpcc_smoke(built, kind, tmp_path):
     assert res["summary"]["MPIRandomAccess_Errors"] == 0 and res["summary"]["PTRANS_residual"] == 0
 
 
+def test_fft_kernel_agrees_natively_and_as_wasm(built, tmp_path):
+    """benchmarks/external/fft_kernel.c (FFTE's kernel alone, README) on the
+    unpacked HPCC sources: the native and the wasm build print the same
+    checksum for a transform with radix-8, 4, 3 and 5 passes (wasm has no
+    fused multiply-add and neither build contracts, so the arithmetic is
+    the same); a size FFTE cannot factor is a usage error."""
+    fft = external.BUILD / "wasm" / "src-hpcc" / external.SOURCES["hpcc"]["topdir"] / "FFT"
+    src = [EXTERNAL / "fft_kernel.c", fft / "fft235.c"]
+    native, wasm = tmp_path / "fftk", tmp_path / "fftk.wasm"
+    subprocess.run([CC, "-O3", f"-I{fft}", *map(str, src), "-lm", "-o", native], check=True)
+    subprocess.run([WASM_MPICC, "-O3", f"-I{fft}", *map(str, src), "-lm", "-o", wasm], check=True)
+    out = {}
+    for kind, cmd in (("native", [native]), ("wasm", [EMBEDDER, "--cache-dir", tmp_path / "cache", wasm])):
+        p = subprocess.run([*cmd, "7680", "3"], capture_output=True, text=True, timeout=TIMEOUT)
+        assert p.returncode == 0, p.stderr
+        m = re.fullmatch(r"fft235 points 7680: [\d.]+ ns per transform \([\d.]+ GFLOP/s\), checksum (\S+)\n", p.stdout)
+        assert m, p.stdout
+        out[kind] = m.group(1)
+        bad = subprocess.run([*cmd, "7", "1"], capture_output=True, text=True, timeout=TIMEOUT)
+        assert bad.returncode == 2 and "usage" in bad.stderr
+    assert out["native"] == out["wasm"] and math.isfinite(float(out["native"])), out
+
+
 @pytest.fixture(scope="module")
 def netpipe_runs(built, tmp_path_factory):
     """NetPIPE on 2 ranks, 1 B .. 1 KiB, natively and as wasm."""
