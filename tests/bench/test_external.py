@@ -311,21 +311,29 @@ def test_fft_kernel_agrees_natively_and_as_wasm(built, tmp_path):
     unpacked HPCC sources: the native and the wasm build print the same
     checksum for a transform with radix-8, 4, 3 and 5 passes (wasm has no
     fused multiply-add and neither build contracts, so the arithmetic is
-    the same); a size FFTE cannot factor is a usage error."""
+    the same), and the transform's first value is the sum of the input;
+    sizes FFTE cannot factor, too large or malformed, and bad repetition
+    counts are usage errors."""
     fft = external.BUILD / "wasm" / "src-hpcc" / external.SOURCES["hpcc"]["topdir"] / "FFT"
     src = [EXTERNAL / "fft_kernel.c", fft / "fft235.c"]
     native, wasm = tmp_path / "fftk", tmp_path / "fftk.wasm"
     subprocess.run([CC, "-O3", f"-I{fft}", *map(str, src), "-lm", "-o", native], check=True)
     subprocess.run([WASM_MPICC, "-O3", f"-I{fft}", *map(str, src), "-lm", "-o", wasm], check=True)
+    n = 7680
+    dc = (sum(i * 7 % 13 for i in range(n)) * 0.1, sum(i * 5 % 11 for i in range(n)) * 0.1)
     out = {}
     for kind, cmd in (("native", [native]), ("wasm", [EMBEDDER, "--cache-dir", tmp_path / "cache", wasm])):
-        p = subprocess.run([*cmd, "7680", "3"], capture_output=True, text=True, timeout=TIMEOUT)
+        p = subprocess.run([*cmd, str(n), "3"], capture_output=True, text=True, timeout=TIMEOUT)
         assert p.returncode == 0, p.stderr
-        m = re.fullmatch(r"fft235 points 7680: [\d.]+ ns per transform \([\d.]+ GFLOP/s\), checksum (\S+)\n", p.stdout)
+        m = re.fullmatch(rf"fft235 points {n}: [\d.]+ ns per transform \([\d.]+ GFLOP/s\), "
+                         r"first value (\S+) (\S+), checksum (\S+)\n", p.stdout)
         assert m, p.stdout
-        out[kind] = m.group(1)
-        bad = subprocess.run([*cmd, "7", "1"], capture_output=True, text=True, timeout=TIMEOUT)
-        assert bad.returncode == 2 and "usage" in bad.stderr
+        assert [float(v) for v in m.group(1, 2)] == pytest.approx(dc, rel=1e-9), (kind, p.stdout)
+        out[kind] = m.group(3)
+        for bad in (["7", "1"], ["-5"], ["0"], ["abc"], ["99999999999"], [str(1 << 25)], ["4096", "0"],
+                    ["4096", "-1"], ["4096", "3x"], ["4096", "1", "extra"]):
+            p = subprocess.run([*cmd, *bad], capture_output=True, text=True, timeout=TIMEOUT)
+            assert p.returncode == 2 and "usage" in p.stderr and not p.stdout, (kind, bad, p.stderr)
     assert out["native"] == out["wasm"] and math.isfinite(float(out["native"])), out
 
 
