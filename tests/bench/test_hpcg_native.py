@@ -2,6 +2,7 @@
 ranks with a tiny problem, rank-count independence of the unpreconditioned
 CG, and a wasm32-wasi build with toolchain/bin/wasm-mpicc (not run: the
 embedder does not provide every MPI function it imports yet)."""
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -116,7 +117,6 @@ KERNEL_TIMES = re.compile(r"^kernel seconds in the timed sets \(rank 0\): SpMV (
 def test_kernel_times_only_when_asked(hpcg):
     """HPCG_KERNEL_TIMES adds the SpMV/SymGS line, within the benchmark's
     time; without it no timer runs and the line is absent."""
-    import os
     args = ["--nx", "16", "--ny", "16", "--nz", "16", "--iters", "3"]
     env = {**os.environ, "HPCG_KERNEL_TIMES": "1"}
     timed = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-np", "1", str(hpcg), *args],
