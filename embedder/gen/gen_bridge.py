@@ -98,6 +98,9 @@ NEIGHBOR_ARRAYS = {"sendcounts": "out_n", "sdispls": "out_n", "recvcounts": "in_
 # expressions (helpers in topo.rs query the communicator's topology or sum
 # the degrees; arrays they read are checked first, in parameter order).
 CART_DIMS, GRAPH_DIMS, DEGREES = "cx.cartdim(&comm_)?", "cx.graphdims(&comm_)?", "cx.neighbor_degrees(&comm_)?"
+# Each is a host call: asked once per function, at its first use, and bound
+# to this name for the other arrays.
+TOPOLOGY_QUERIES = {CART_DIMS: "topo_cartdim", GRAPH_DIMS: "topo_graphdims", DEGREES: "topo_degrees"}
 LENGTHS = {
     ("Cart_rank", "coords"): CART_DIMS,
     ("Cart_sub", "remain_dims"): CART_DIMS,
@@ -242,6 +245,19 @@ def gen_fn(f):
     # `always`: after the host call whatever it returned (a message the host
     # consumed is gone even when the receive fails, e.g. truncated)
     body, args, after, always = [], [], [], []
+    asked = set()
+
+    def queried_once(expr):
+        """`expr` with its topology queries (TOPOLOGY_QUERIES) bound before
+        it, the first time each is used."""
+        for query, var in TOPOLOGY_QUERIES.items():
+            if query in expr:
+                if query not in asked:
+                    asked.add(query)
+                    body.append(f"let {var} = {query};")
+                expr = expr.replace(query, var)
+        return expr
+
     rooted = f.collective and "root" in f.by_name
     if comm:
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
@@ -317,17 +333,17 @@ def gen_fn(f):
             # host copies, outputs in place (C `int` is the same on both sides)
             if d != "in" and (f.key, p["name"]) in BOUNDED:
                 real, bound = BOUNDED[(f.key, p["name"])]
-                body.append(f"let mut {n}_ = cx.bounded_out({n}, {bound}, {real})?;")
+                body.append(f"let mut {n}_ = cx.bounded_out({n}, {bound}, {queried_once(real)})?;")
                 args.append(f"{n}_.host()")
                 after.append(f"{n}_.finish();")
             else:
                 fn_ = "int_array" if d == "in" else "int_array_out"
-                body.append(f"let {n}_ = cx.{fn_}({n}, {array_length(f, p)})?;")
+                body.append(f"let {n}_ = cx.{fn_}({n}, {queried_once(array_length(f, p))})?;")
                 args.append(f"{n}_ as _")
         elif k == "WEIGHT":
             # the standard ABI's MPI_UNWEIGHTED/MPI_WEIGHTS_EMPTY become the host's
             out = "true" if d == "out" else "false"
-            body.append(f"let {n}_ = cx.weights({n}, {array_length(f, p)}, {out})?;")
+            body.append(f"let {n}_ = cx.weights({n}, {queried_once(array_length(f, p))}, {out})?;")
             args.append(f"{n}_.as_ptr() as _")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI", "POLYXFER_NUM_ELEM", "XFER_NUM_ELEM") and d == "in" and fh:
             # MPI-IO of a datatype that carries no data moves nothing: the

@@ -36,9 +36,10 @@ pub fn mpi_cart_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, ndims: i3
 pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, dims: u32, periods: u32, coords: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let mut dims_ = cx.bounded_out(dims, maxdims, cx.cartdim(&comm_)?)?;
-        let mut periods_ = cx.bounded_out(periods, maxdims, cx.cartdim(&comm_)?)?;
-        let mut coords_ = cx.bounded_out(coords, maxdims, cx.cartdim(&comm_)?)?;
+        let topo_cartdim = cx.cartdim(&comm_)?;
+        let mut dims_ = cx.bounded_out(dims, maxdims, topo_cartdim)?;
+        let mut periods_ = cx.bounded_out(periods, maxdims, topo_cartdim)?;
+        let mut coords_ = cx.bounded_out(coords, maxdims, topo_cartdim)?;
         cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_get(comm_.host.0, maxdims, dims_.host(), periods_.host(), coords_.host()) })?;
         dims_.finish();
@@ -52,7 +53,8 @@ pub fn mpi_cart_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxdims: i32, di
 pub fn mpi_cart_rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, coords: u32, rank: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_rank", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let coords_ = cx.int_array(coords, cx.cartdim(&comm_)?)?;
+        let topo_cartdim = cx.cartdim(&comm_)?;
+        let coords_ = cx.int_array(coords, topo_cartdim)?;
         cx.mem.range(rank, 4)?;
         let mut rank_ = 0;
         cx.check_cart_coords(&comm_, coords)?;
@@ -67,7 +69,8 @@ pub fn mpi_cart_coords(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: i32, ma
     call(&mut env, "MPI_Cart_coords", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let rank_ = cx.topo_rank(&comm_, rank)?;
-        let mut coords_ = cx.bounded_out(coords, maxdims, cx.cartdim(&comm_)?)?;
+        let topo_cartdim = cx.cartdim(&comm_)?;
+        let mut coords_ = cx.bounded_out(coords, maxdims, topo_cartdim)?;
         cx.check_max("maxdims", maxdims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_coords(comm_.host.0, rank_, maxdims, coords_.host()) })?;
         coords_.finish();
@@ -95,7 +98,8 @@ pub fn mpi_cart_shift(mut env: FunctionEnvMut<MpiEnv>, comm: i32, direction: i32
 pub fn mpi_cart_sub(mut env: FunctionEnvMut<MpiEnv>, comm: i32, remain_dims: u32, newcomm: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Cart_sub", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let remain_dims_ = cx.int_array(remain_dims, cx.cartdim(&comm_)?)?;
+        let topo_cartdim = cx.cartdim(&comm_)?;
+        let remain_dims_ = cx.int_array(remain_dims, topo_cartdim)?;
         cx.mem.range(newcomm, 4)?;
         let mut newcomm_ = host_mpi::null_communicator();
         cx.host(unsafe { host_mpi::ffi::MPI_Cart_sub(comm_.host.0, remain_dims_ as _, &mut newcomm_.0) })?;
@@ -150,8 +154,9 @@ pub fn mpi_graph_create(mut env: FunctionEnvMut<MpiEnv>, comm_old: i32, nnodes: 
 pub fn mpi_graph_get(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindex: i32, maxedges: i32, index: u32, edges: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Graph_get", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let mut index_ = cx.bounded_out(index, maxindex, cx.graphdims(&comm_)?.0)?;
-        let mut edges_ = cx.bounded_out(edges, maxedges, cx.graphdims(&comm_)?.1)?;
+        let topo_graphdims = cx.graphdims(&comm_)?;
+        let mut index_ = cx.bounded_out(index, maxindex, topo_graphdims.0)?;
+        let mut edges_ = cx.bounded_out(edges, maxedges, topo_graphdims.1)?;
         cx.check_max("maxindex", maxindex)?;
         cx.check_max("maxedges", maxedges)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Graph_get(comm_.host.0, maxindex, maxedges, index_.host(), edges_.host()) })?;
@@ -257,10 +262,11 @@ pub fn mpi_dist_graph_create_adjacent(mut env: FunctionEnvMut<MpiEnv>, comm_old:
 pub fn mpi_dist_graph_neighbors(mut env: FunctionEnvMut<MpiEnv>, comm: i32, maxindegree: i32, sources: u32, sourceweights: u32, maxoutdegree: i32, destinations: u32, destweights: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Dist_graph_neighbors", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let mut sources_ = cx.bounded_out(sources, maxindegree, cx.neighbor_degrees(&comm_)?.0)?;
-        let sourceweights_ = cx.weights(sourceweights, cx.neighbor_degrees(&comm_)?.0.max(maxindegree as i64), true)?;
-        let mut destinations_ = cx.bounded_out(destinations, maxoutdegree, cx.neighbor_degrees(&comm_)?.1)?;
-        let destweights_ = cx.weights(destweights, cx.neighbor_degrees(&comm_)?.1.max(maxoutdegree as i64), true)?;
+        let topo_degrees = cx.neighbor_degrees(&comm_)?;
+        let mut sources_ = cx.bounded_out(sources, maxindegree, topo_degrees.0)?;
+        let sourceweights_ = cx.weights(sourceweights, topo_degrees.0.max(maxindegree as i64), true)?;
+        let mut destinations_ = cx.bounded_out(destinations, maxoutdegree, topo_degrees.1)?;
+        let destweights_ = cx.weights(destweights, topo_degrees.1.max(maxoutdegree as i64), true)?;
         cx.check_max("maxindegree", maxindegree)?;
         cx.check_max("maxoutdegree", maxoutdegree)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dist_graph_neighbors(comm_.host.0, maxindegree, sources_.host(), sourceweights_.as_ptr() as _, maxoutdegree, destinations_.host(), destweights_.as_ptr() as _) })?;
