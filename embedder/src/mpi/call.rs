@@ -17,7 +17,6 @@ use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};
 use super::{
     callbacks::{self, GuestFns},
     errhandler,
-    translate::arrays::HostArray,
     errors::{Fatal, FatalKind, MpiError, MpiResult},
     state::{Bridge, ErrorMode},
     MpiEnv,
@@ -35,12 +34,11 @@ pub struct Ctx<'a> {
     /// MPI_COMM_WORLD): what a request made by the call runs on.
     pub(super) function: &'static str,
     pub(super) comm: i32,
-    /// Host copies of the guest arrays this call read (`translate::arrays`);
-    /// back to the bridge for reuse when the call returns, unless a request
-    /// took them.
-    pub(super) arrays: Vec<HostArray>,
-    /// How many of `arrays` this call filled (the rest are spares).
-    pub(super) arrays_used: usize,
+    /// This call's host copies of guest arrays: `bridge.arrays[arrays_base..
+    /// arrays_top]` (`translate::arrays`); released when the call returns,
+    /// unless a request took them.
+    pub(super) arrays_base: usize,
+    pub(super) arrays_top: usize,
 }
 
 /// Whether a request made by `function` belongs to a collective: the
@@ -192,12 +190,12 @@ fn run_body(
     let current = || fns.memory_size(unsafe { &*store });
     let mem = unsafe { GuestMemory::new(fns.base, *known_size, &current) };
     let active = bridge.user_functions.then(|| callbacks::Active::enter(store, Rc::as_ptr(fns)));
-    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays: Vec::new(), arrays_used: 0 };
+    let arrays_base = bridge.arrays_used;
+    let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays_base, arrays_top: arrays_base };
     let result = body(&mut cx);
     *known_size = cx.mem.known_size();
-    if cx.arrays.capacity() != 0 {
-        let arrays = std::mem::take(&mut cx.arrays);
-        cx.bridge.recycle_arrays(arrays);
+    if cx.arrays_top != arrays_base {
+        cx.bridge.release_arrays(arrays_base);
     }
     drop(active);
     let e = match result {
@@ -235,7 +233,8 @@ impl<'a> Ctx<'a> {
     /// translation helpers (callbacks and allocation are unavailable).
     #[cfg(test)]
     pub fn for_test(mem: GuestMemory<'a>, bridge: &'a mut Bridge) -> Self {
-        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays: Vec::new(), arrays_used: 0 }
+        let arrays_base = bridge.arrays_used;
+        Self { mem, bridge, store: std::ptr::null_mut(), fns: std::ptr::null(), function: "test", comm: abi::c::MPI_COMM_WORLD, arrays_base, arrays_top: arrays_base }
     }
 }
 

@@ -63,11 +63,11 @@ fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, fo
     for i in 0..n.max(0) as usize {
         let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i as u32))?)?;
         // byte displacements: check the block where it lies
-        cx.block(buf, cx.arrays[d].get(i), cx.arrays[c].get(i), &dt)?;
+        cx.block(buf, cx.array(d).get(i), cx.array(c).get(i), &dt)?;
         host_types.push(dt.host.0);
     }
-    let host_counts = cx.arrays[c].host_ptr() as *const c_void;
-    let host_displs = cx.arrays[d].host_ptr() as *const c_void;
+    let host_counts = cx.array(c).host_ptr() as *const c_void;
+    let host_displs = cx.array(d).host_ptr() as *const c_void;
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
     Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types })
 }

@@ -230,8 +230,12 @@ pub struct Bridge {
     /// Scratch for request and status arrays (reused: no allocation per call
     /// once warm; see `request::Scratch`).
     pub(super) request_scratch: Option<Box<super::request::Scratch>>,
-    /// Host arrays of finished calls, for the next (`translate::arrays`).
-    pub(super) spare_arrays: Vec<super::translate::arrays::HostArray>,
+    /// The host copies of guest arrays (`translate::arrays`): a stack whose
+    /// first `arrays_used` entries belong to the calls under way (a call's
+    /// from its `Ctx::arrays_base`), the rest spares that the next copy
+    /// refills.
+    pub(super) arrays: Vec<super::translate::arrays::HostArray>,
+    pub(super) arrays_used: usize,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
     /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
@@ -285,7 +289,8 @@ impl Bridge {
             user_errors: Default::default(),
             in_place: 0,
             request_scratch: None,
-            spare_arrays: Default::default(),
+            arrays: Vec::new(),
+            arrays_used: 0,
             attached: HashMap::new(),
             fortran_abi: Default::default(),
             guest_args: Vec::new(),

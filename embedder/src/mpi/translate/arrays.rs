@@ -10,10 +10,12 @@
 //! (`vbuffer`, `sum_ints`) and what the host gets (`int_array`): a value
 //! cannot change between the check and the use.
 //!
-//! The copies of a call that made no request go back to the bridge when the
-//! call returns and are refilled by the next (`Bridge::recycle_arrays`): a
-//! v-collective reads four arrays per call, and allocating and freeing them
-//! took more time than the rest of the call.
+//! The copies live in the bridge, a stack of entries that each call fills
+//! from where it found the stack's top (`Ctx::arrays_base`, `arrays_top`) and gives back
+//! when it returns, unless a request took them: a v-collective reads four
+//! arrays per call, and allocating and freeing them took more time than the
+//! rest of the call, and a list of its own per call cost every MPI call
+//! (even `MPI_Comm_rank`) the building and dropping of the list.
 use super::super::{call::Ctx, errors::MpiResult, state::Bridge};
 
 /// What a guest array holds, and so its host copy.
@@ -104,101 +106,112 @@ impl HostArray {
 const SPARE_MAX_LEN: usize = 1 << 16;
 
 impl Bridge {
-    /// Takes back the copies of a call that is over and made no request.
-    /// The whole list is kept, vectors and all, and the next call refills
-    /// its entries in place: building a new entry and moving it into the
-    /// list cost a store-forwarding stall (narrow stores read back by wide
-    /// loads) that took a third of the time of a copy.
+    /// Ends the copies from `base` on (a call that is over and made no
+    /// request): their entries stay, vectors and all, for the next call to
+    /// refill in place, except vectors grown past `SPARE_MAX_LEN`.
     #[cold]
     #[inline(never)]
-    pub(in crate::mpi) fn recycle_arrays(&mut self, mut list: Vec<HostArray>) {
-        let kept = |a: &HostArray| match &a.data {
-            Data::Int(v) => v.capacity() <= SPARE_MAX_LEN,
-            Data::Wide(v) => v.capacity() <= SPARE_MAX_LEN,
-        };
-        if !list.iter().all(kept) {
-            list.retain(kept);
+    pub(in crate::mpi) fn release_arrays(&mut self, base: usize) {
+        for a in &mut self.arrays[base..self.arrays_used] {
+            if a.data.capacity() > SPARE_MAX_LEN {
+                a.data = Data::of(a.of);
+            }
         }
-        if list.capacity() >= self.spare_arrays.capacity() {
-            self.spare_arrays = list;
+        self.arrays_used = base;
+    }
+
+    /// One more entry at the top of the stack (none to refill).
+    #[cold]
+    #[inline(never)]
+    fn new_array_entry(&mut self, of: Element) {
+        self.arrays.push(HostArray { at: 0, len: 0, of, data: Data::of(of) });
+    }
+}
+
+impl Data {
+    fn capacity(&self) -> usize {
+        match self {
+            Data::Int(v) => v.capacity(),
+            Data::Wide(v) => v.capacity(),
+        }
+    }
+}
+
+impl HostArray {
+    /// Refills this entry with the `len` `of`s at host address `from`
+    /// (checked guest memory, any alignment).
+    ///
+    /// Safety: `from` must be readable for `len` elements of `of`.
+    #[inline]
+    unsafe fn fill(&mut self, at: u32, len: usize, of: Element, from: *const u8) {
+        (self.at, self.len, self.of) = (at, len, of);
+        match (&mut self.data, of) {
+            (Data::Int(v), Element::Int) => {
+                v.clear();
+                v.extend((0..len).map(|i| (from as *const i32).add(i).read_unaligned()));
+            }
+            (Data::Wide(v), Element::Count) => {
+                v.clear();
+                v.extend((0..len).map(|i| (from as *const i64).add(i).read_unaligned()));
+            }
+            (Data::Wide(v), Element::Aint) => {
+                v.clear();
+                v.extend((0..len).map(|i| i64::from((from as *const i32).add(i).read_unaligned())));
+            }
+            // an entry of the other width: replaced, then filled as above
+            _ => {
+                self.data = Data::of(of);
+                self.fill(at, len, of, from);
+            }
         }
     }
 }
 
 impl Ctx<'_> {
-    /// The index in `self.arrays` of this call's copy of the `n` `of`s at
-    /// guest `ptr` (checked), made on first use.
+    /// The index of this call's copy of the `n` `of`s at guest `ptr`
+    /// (checked), made on first use.
     #[inline]
     pub(in crate::mpi) fn host_copy(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
         let len = n.max(0) as usize;
-        match self.arrays[..self.arrays_used].iter().position(|a| a.at == ptr && a.len == len && a.of == of) {
-            Some(i) => Ok(i),
-            None => self.copy_in(ptr, n, of),
+        let (base, top) = (self.arrays_base, self.arrays_top);
+        match self.bridge.arrays[base..top].iter().position(|a| a.at == ptr && a.len == len && a.of == of) {
+            Some(i) => Ok(base + i),
+            None => self.copy_in(ptr, len, of),
         }
     }
 
-    /// A new copy for `host_copy`, in the next entry of the list.
-    #[inline(never)]
-    fn copy_in(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
-        let len = n.max(0) as usize;
-        let used = self.arrays_used;
-        let base = self.mem.range(ptr, len as u64 * of.guest_bytes())?;
-        if used == self.arrays.len() {
-            self.new_array_entry(of);
-        }
-        let a = &mut self.arrays[used];
-        (a.at, a.len, a.of) = (ptr, len, of);
-        // Safety: `range` checked the `len` elements at `base`; read one
-        // by one, unaligned (guest arrays need not be aligned).
-        unsafe {
-            match (&mut a.data, of) {
-                (Data::Int(v), Element::Int) => {
-                    v.clear();
-                    v.extend((0..len).map(|i| (base as *const i32).add(i).read_unaligned()));
-                }
-                (Data::Wide(v), Element::Count) => {
-                    v.clear();
-                    v.extend((0..len).map(|i| (base as *const i64).add(i).read_unaligned()));
-                }
-                (Data::Wide(v), Element::Aint) => {
-                    v.clear();
-                    v.extend((0..len).map(|i| i64::from((base as *const i32).add(i).read_unaligned())));
-                }
-                // an entry of the other width: replaced, then filled as above
-                _ => {
-                    a.data = Data::of(of);
-                    return self.copy_in(ptr, n, of);
-                }
-            }
-        }
-        self.arrays_used = used + 1;
-        Ok(used)
+    /// Copy `i` (an index from `host_copy`).
+    #[inline]
+    pub(in crate::mpi) fn array(&self, i: usize) -> &HostArray {
+        &self.bridge.arrays[i]
     }
 
-    /// One more entry at the end of the list: from the bridge's spares on a
-    /// call's first copy, else a new one.
+    /// A new copy for `host_copy`, in the next entry of the stack.
     #[inline(never)]
-    fn new_array_entry(&mut self, of: Element) {
-        if self.arrays.capacity() == 0 {
-            self.arrays = std::mem::take(&mut self.bridge.spare_arrays);
-            if self.arrays_used < self.arrays.len() {
-                return;
-            }
+    fn copy_in(&mut self, ptr: u32, len: usize, of: Element) -> MpiResult<usize> {
+        let from = self.mem.range(ptr, len as u64 * of.guest_bytes())?;
+        // the stack's top: a call made during this one has released its own
+        let top = self.arrays_top;
+        if top == self.bridge.arrays.len() {
+            self.bridge.new_array_entry(of);
         }
-        self.arrays.push(HostArray { at: 0, len: 0, of, data: Data::of(of) });
+        // Safety: `range` checked the `len` elements at `from`.
+        unsafe { self.bridge.arrays[top].fill(ptr, len, of, from) };
+        (self.arrays_top, self.bridge.arrays_used) = (top + 1, top + 1);
+        Ok(top)
     }
 
     /// The copies a request made by this call keeps until it is freed.
     pub(in crate::mpi) fn take_arrays(&mut self) -> Vec<HostArray> {
-        let mut list = std::mem::take(&mut self.arrays);
-        list.truncate(std::mem::take(&mut self.arrays_used));
-        list
+        let (base, top) = (self.arrays_base, self.arrays_top);
+        (self.arrays_top, self.bridge.arrays_used) = (base, base);
+        self.bridge.arrays.drain(base..top).collect()
     }
 
     /// The copied value of the guest int at `at`, if this call copied an
     /// int array that holds it.
     pub(in crate::mpi) fn copied_int(&self, at: u32) -> Option<i32> {
-        self.arrays[..self.arrays_used].iter().find_map(|a| {
+        self.bridge.arrays[self.arrays_base..self.arrays_top].iter().find_map(|a| {
             let offset = at.wrapping_sub(a.at) as usize;
             match &a.data {
                 Data::Int(v) if offset % 4 == 0 => v.get(offset / 4).copied(),
@@ -211,21 +224,21 @@ impl Ctx<'_> {
     #[inline]
     pub fn int_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i32> {
         let i = self.host_copy(ptr, n, Element::Int)?;
-        Ok(self.arrays[i].host_ptr() as *const i32)
+        Ok(self.array(i).host_ptr() as *const i32)
     }
 
     /// The host's copy of a guest MPI_Count array.
     #[inline]
     pub fn count_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
         let i = self.host_copy(ptr, n, Element::Count)?;
-        Ok(self.arrays[i].host_ptr() as *const i64)
+        Ok(self.array(i).host_ptr() as *const i64)
     }
 
     /// The host's copy of a guest (32-bit) MPI_Aint array, widened.
     #[inline]
     pub fn aint_array(&mut self, ptr: u32, n: i64) -> MpiResult<*const i64> {
         let i = self.host_copy(ptr, n, Element::Aint)?;
-        Ok(self.arrays[i].host_ptr() as *const i64)
+        Ok(self.array(i).host_ptr() as *const i64)
     }
 
     /// The sum of the guest int array that the host gets (saturating: a sum
@@ -241,7 +254,7 @@ impl Ctx<'_> {
 
     fn sum_of(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<i64> {
         let i = self.host_copy(ptr, n, of)?;
-        Ok(self.arrays[i].values().fold(0i64, i64::saturating_add))
+        Ok(self.array(i).values().fold(0i64, i64::saturating_add))
     }
 
     /// Element `index` of the guest int array of `n` that the host gets
@@ -257,7 +270,7 @@ impl Ctx<'_> {
 
     fn value_of(&mut self, ptr: u32, n: i64, index: i32, of: Element) -> MpiResult<i64> {
         let i = self.host_copy(ptr, n, of)?;
-        let a = &self.arrays[i];
+        let a = self.array(i);
         Ok(if (0..a.len as i64).contains(&(index as i64)) { a.get(index as usize) } else { 0 })
     }
 }
@@ -287,7 +300,7 @@ mod tests {
             let entry = cx.request_entry(host_mpi::null_request(), false);
             let arrays = &entry.extra.as_ref().expect("a request with arrays has extras").arrays;
             assert_eq!(arrays.len(), 1);
-            assert!(cx.arrays.is_empty(), "the request took them");
+            assert_eq!(cx.bridge.arrays_used, cx.arrays_base, "the request took them");
             assert_eq!(arrays[0].ints(), Some(&[1, 2][..]));
             // a request without arrays carries no extras
             assert!(cx.request_entry(host_mpi::null_request(), false).extra.is_none());
@@ -307,13 +320,13 @@ mod tests {
             let host = cx.int_array(32, 2).unwrap();
             assert_eq!(unsafe { *host.add(1) }, 4);
             assert_eq!(cx.int_of(32, 2, 1).unwrap(), 4);
-            assert_eq!(cx.arrays_used, 1, "one copy");
+            assert_eq!(cx.bridge.arrays_used, 1, "one copy");
             // another length or element width is another array
             assert_eq!(cx.sum_ints(32, 1).unwrap(), 3);
             assert_eq!(cx.aint_array(32, 2).map(|p| unsafe { *p.add(1) }).unwrap(), 1000);
             assert_eq!(cx.sum_counts(32, 1).unwrap(), 3 + (1000 << 32));
             assert_eq!(cx.count_of(32, 1, 0).unwrap(), 3 + (1000 << 32));
-            assert_eq!(cx.arrays_used, 4);
+            assert_eq!(cx.bridge.arrays_used, 4);
         });
     }
 
@@ -348,9 +361,8 @@ mod tests {
         let mut cx = Ctx::for_test(mem, &mut bridge);
         let first = cx.int_array(0, 4).unwrap();
         let wide = cx.count_array(0, 2).unwrap();
-        let list = std::mem::take(&mut cx.arrays);
-        bridge.recycle_arrays(list);
-        assert_eq!(bridge.spare_arrays.len(), 2);
+        cx.bridge.release_arrays(cx.arrays_base);
+        assert_eq!((bridge.arrays.len(), bridge.arrays_used), (2, 0), "kept as spares");
         let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
         let mut cx = Ctx::for_test(mem, &mut bridge);
         cx.mem.write_i32(8, 5).unwrap();
@@ -359,15 +371,44 @@ mod tests {
         // the second entry was wide: an int copy replaces it
         let second = cx.int_array(20, 1).unwrap();
         assert_ne!(second as usize, wide as usize);
-        assert_eq!((cx.arrays.len(), cx.arrays_used), (2, 2));
-        assert!(cx.sum_ints(20, 1).is_ok() && cx.arrays_used == 2, "found, not copied again");
-        // a request keeps what this call copied, not the spare entries
+        assert_eq!((cx.bridge.arrays.len(), cx.bridge.arrays_used), (2, 2));
+        assert!(cx.sum_ints(20, 1).is_ok() && cx.bridge.arrays_used == 2, "found, not copied again");
+        // a request keeps what this call copied
         let taken = cx.take_arrays();
-        assert_eq!((taken.len(), cx.arrays_used, cx.arrays.capacity()), (2, 0, 0));
+        assert_eq!((taken.len(), cx.bridge.arrays_used, cx.bridge.arrays.len()), (2, 0, 0));
         // huge vectors are not kept
-        let mut big = vec![0i32; SPARE_MAX_LEN + 1];
-        big.clear();
-        bridge.recycle_arrays(vec![HostArray { at: 0, len: 0, of: Element::Int, data: Data::Int(big) }]);
-        assert!(bridge.spare_arrays.is_empty());
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
+        let mut cx = Ctx::for_test(mem, &mut bridge);
+        cx.int_array(0, 1).unwrap();
+        let Data::Int(v) = &mut cx.bridge.arrays[0].data else { panic!("an int copy") };
+        v.reserve(SPARE_MAX_LEN + 1);
+        cx.bridge.release_arrays(0);
+        assert_eq!(bridge.arrays[0].data.capacity(), 0);
+    }
+
+    #[test]
+    fn a_call_made_during_another_keeps_to_its_own_copies() {
+        let mut buf = vec![0u8; 256];
+        let mut bridge = Bridge::new();
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
+        let mut outer = Ctx::for_test(mem, &mut bridge);
+        outer.mem.write_bytes(0, &[7, 0, 0, 0, 8, 0, 0, 0]).unwrap();
+        let kept = outer.int_array(0, 2).unwrap();
+        let outer_base = outer.arrays_base;
+        // a guest callback's MPI call (on the same bridge) copies the same
+        // guest array after the guest changed it, and makes a request
+        let bridge: *mut Bridge = outer.bridge;
+        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
+        let mut inner = Ctx::for_test(mem, unsafe { &mut *bridge });
+        assert_eq!(inner.arrays_base, 1);
+        inner.mem.write_i32(0, 70).unwrap();
+        assert_eq!(inner.int_of(0, 2, 0).unwrap(), 70, "its own copy, not the outer call's");
+        let entry = inner.request_entry(host_mpi::null_request(), false);
+        assert_eq!(entry.extra.expect("the inner request keeps its copy").arrays[0].ints(), Some(&[70, 8][..]));
+        let bridge = unsafe { &mut *bridge };
+        assert_eq!(bridge.arrays_used, 1, "the outer call's copy is still in use");
+        assert_eq!(unsafe { [*kept, *kept.add(1)] }, [7, 8]);
+        bridge.release_arrays(outer_base);
+        assert_eq!(bridge.arrays_used, 0);
     }
 }

@@ -119,7 +119,7 @@ impl Ctx<'_> {
         dt.check_committed()?;
         let c = self.host_copy(counts.0, n, counts.1)?;
         let d = self.host_copy(displs.0, n, displs.1)?;
-        let (c, d) = (&self.arrays[c], &self.arrays[d]);
+        let (c, d) = (self.array(c), self.array(d));
         let fast = match (c.ints(), d.ints()) {
             // C int arrays (all but the `_c` forms): indexed, not zipped
             // (a zip of two slice iterators set up more than one block cost)

@@ -69,7 +69,7 @@ impl Ctx<'_> {
     /// call's int arrays alive until the request is freed.
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
-        let extra = if self.arrays_used == 0 {
+        let extra = if self.arrays_top == self.arrays_base {
             None
         } else {
             Some(Box::new(RequestExtra { arrays: self.take_arrays(), ..Default::default() }))
