@@ -462,6 +462,9 @@ fn finish_all(
 #[inline]
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Waitall", WORLD, |cx| {
+        if (0..=FEW as i32).contains(&count) {
+            return waitall_few(cx, count as usize, requests, statuses);
+        }
         with_loaded(cx, requests, count, |cx, s| {
             check_statuses_ptr(cx, statuses, count)?;
             cx.bridge.check_can_complete(&s.handles, true)?;
@@ -475,6 +478,90 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
             result.and(cx.host(rc))
         })
     })
+}
+
+/// Up to this many requests MPI_Waitall keeps its arrays on the stack:
+/// a halo exchange waits for a handful at a time, and the scratch vectors'
+/// bookkeeping cost more than the lookups themselves.
+const FEW: usize = 4;
+
+/// Host requests in the library's own width (`HandleVec`), on the stack.
+struct FewHosts {
+    words: [u64; FEW],
+    narrow: bool,
+}
+
+impl FewHosts {
+    fn new() -> Self {
+        Self { words: [0; FEW], narrow: host_mpi::library::handle_width() == 4 }
+    }
+
+    fn set(&mut self, i: usize, h: ffi::MPI_Request) {
+        if self.narrow {
+            // Safety: `i < FEW`, and FEW u32s fit in the words
+            unsafe { (self.words.as_mut_ptr() as *mut u32).add(i).write(h as u32) }
+        } else {
+            self.words[i] = h as u64;
+        }
+    }
+
+    fn get(&self, i: usize) -> ffi::MPI_Request {
+        if self.narrow {
+            // Safety: as in `set`
+            unsafe { (self.words.as_ptr() as *const u32).add(i).read() as ffi::MPI_Request }
+        } else {
+            self.words[i] as ffi::MPI_Request
+        }
+    }
+}
+
+/// MPI_Waitall on `n <= FEW` requests: the checks and their order of the
+/// general path (`load`, then the statuses, then generalized requests).
+fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResult {
+    let guest = cx.mem.range(requests, n as u64 * 4)? as *const i32;
+    let mut handles = [NULL; FEW];
+    let mut hosts = FewHosts::new();
+    for i in 0..n {
+        // Safety: `range` checked the n handles
+        let h = unsafe { guest.add(i).read_unaligned() };
+        handles[i] = h;
+        match cx.bridge.requests.get(h) {
+            Some(e) => hosts.set(i, e.host.0),
+            None if h == NULL => hosts.set(i, host_mpi::null_request().0),
+            None => return Err(invalid_request(h)),
+        }
+    }
+    let handles = &handles[..n];
+    distinct(handles)?;
+    check_statuses_ptr(cx, statuses, n as i32)?;
+    cx.bridge.check_can_complete(handles, true)?;
+    let stride = host_mpi::constants().status.size;
+    let mut st = [0u64; FEW * host_mpi::MAX_STATUS / 8];
+    let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.words.as_mut_ptr() as *mut ffi::MPI_Request, st.as_mut_ptr() as *mut host_mpi::Status) };
+    // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
+    let all_done = rc == host_mpi::SUCCESS;
+    let mut result = Ok(());
+    for (i, &h) in handles.iter().enumerate() {
+        if all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))) {
+            result = completed(cx, requests + 4 * i as u32, h, status_slot(statuses, i));
+            if result.is_err() {
+                break;
+            }
+        }
+    }
+    if result.is_ok() && statuses != abi::c::MPI_STATUSES_IGNORE as u32 {
+        let bytes = st.as_ptr() as *const u8;
+        for i in 0..n {
+            let mut one = host_mpi::Status::zeroed();
+            // Safety: n statuses of `stride` bytes fit in `st`
+            unsafe { std::ptr::copy_nonoverlapping(bytes.add(i * stride), one.bytes.as_mut_ptr(), stride) };
+            result = cx.write_status(statuses + (i * abi::STATUS_SIZE) as u32, &one);
+            if result.is_err() {
+                break;
+            }
+        }
+    }
+    result.and(cx.host(rc))
 }
 
 #[inline]
