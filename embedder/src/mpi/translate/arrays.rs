@@ -11,10 +11,10 @@
 //! cannot change between the check and the use.
 //!
 //! The copies live in the bridge, a stack of entries that each call fills
-//! from where it found the stack's top (`Ctx::arrays_base`, `arrays_top`) and gives back
+//! from the top it found (`Ctx::arrays_base`, `arrays_top`) and gives back
 //! when it returns, unless a request took them: a v-collective reads four
 //! arrays per call, and allocating and freeing them took more time than the
-//! rest of the call, and a list of its own per call cost every MPI call
+//! rest of the call; and a list of its own per call cost every MPI call
 //! (even `MPI_Comm_rank`) the building and dropping of the list.
 use super::super::{call::Ctx, errors::MpiResult, state::Bridge};
 
