@@ -6,7 +6,8 @@
 //! non-persistent request is removed and the guest's handle overwritten with
 //! MPI_REQUEST_NULL; a persistent one stays (inactive) until Request_free.
 //! Arrays go through scratch vectors kept in the bridge (`Scratch`), so a
-//! warm Waitall allocates nothing. A request may appear once in an array (the
+//! warm Waitall allocates nothing; a Waitall on a few requests keeps them on
+//! the stack (`waitall_few`). A request may appear once in an array (the
 //! host would complete, and free, it twice); MPI_REQUEST_NULL any number of
 //! times.
 use std::cell::RefCell;
