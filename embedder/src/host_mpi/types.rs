@@ -188,11 +188,17 @@ impl StatusVec {
     }
 
     pub fn get(&self, i: usize) -> MPI_Status {
-        let mut s = MPI_Status::zeroed();
-        let bytes = unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.words.len() * 8) };
-        s.bytes[..self.stride].copy_from_slice(&bytes[i * self.stride..(i + 1) * self.stride]);
-        s
+        status_in(&self.words, self.stride, i)
     }
+}
+
+/// Status `i` of a host status array of `stride`-byte statuses held in
+/// `words`.
+pub fn status_in(words: &[u64], stride: usize, i: usize) -> MPI_Status {
+    let mut s = MPI_Status::zeroed();
+    let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 8) };
+    s.bytes[..stride].copy_from_slice(&bytes[i * stride..(i + 1) * stride]);
+    s
 }
 
 #[cfg(test)]

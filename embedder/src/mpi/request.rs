@@ -59,16 +59,19 @@ fn load(cx: &Ctx, s: &mut Scratch, ptr: u32, n: i32) -> MpiResult {
     handles.clear();
     handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
-    let null = host_mpi::null_request().0;
-    let requests = &cx.bridge.requests;
-    let loaded = hosts
-        .extend_mapped(handles, |h| match requests.get(h) {
-            Some(e) => Some(e.host.0),
-            None if h == NULL => Some(null),
-            None => None,
-        })
-        .map_err(|i| invalid_request(handles[i]));
+    let loaded = hosts.extend_mapped(handles, |h| host_of(cx, h)).map_err(|i| invalid_request(handles[i]));
     loaded.and_then(|()| distinct(handles))
+}
+
+/// The host request of guest request `h` (null for MPI_REQUEST_NULL);
+/// `None` for an invalid handle.
+#[inline]
+fn host_of(cx: &Ctx, h: i32) -> Option<ffi::MPI_Request> {
+    match cx.bridge.requests.get(h) {
+        Some(e) => Some(e.host.0),
+        None if h == NULL => Some(host_mpi::null_request().0),
+        None => None,
+    }
 }
 
 /// Up to this many handles are compared pairwise; longer arrays are sorted.
@@ -163,13 +166,14 @@ fn index_out(cx: &Ctx, index: i32) -> i32 {
     if index == cx.undefined() { abi::c::MPI_UNDEFINED } else { index }
 }
 
-/// Writes statuses[0..n] (unless MPI_STATUSES_IGNORE) from the scratch.
-fn write_statuses(cx: &Ctx, ptr: u32, statuses: &host_mpi::StatusVec, which: impl Iterator<Item = (usize, usize)>) -> MpiResult {
+/// Writes statuses[0..n] (unless MPI_STATUSES_IGNORE) from the host's
+/// (`status(i)`: host status `i`).
+fn write_statuses(cx: &Ctx, ptr: u32, status: impl Fn(usize) -> host_mpi::Status, n: usize) -> MpiResult {
     if ptr == abi::c::MPI_STATUSES_IGNORE as u32 {
         return Ok(());
     }
-    for (slot, i) in which {
-        cx.write_status(ptr + (slot * abi::STATUS_SIZE) as u32, &statuses.get(i))?;
+    for i in 0..n {
+        cx.write_status(ptr + (i * abi::STATUS_SIZE) as u32, &status(i))?;
     }
     Ok(())
 }
@@ -450,14 +454,14 @@ fn finish_all(
     handles: &[i32],
     done: impl Fn(usize) -> bool,
     statuses: u32,
-    st: &host_mpi::StatusVec,
+    status: impl Fn(usize) -> host_mpi::Status,
 ) -> MpiResult {
     for (i, &h) in handles.iter().enumerate() {
         if done(i) {
             completed(cx, requests + 4 * i as u32, h, status_slot(statuses, i))?;
         }
     }
-    write_statuses(cx, statuses, st, (0..handles.len()).map(|i| (i, i)))
+    write_statuses(cx, statuses, status, handles.len())
 }
 
 #[inline]
@@ -475,7 +479,7 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
             // With MPI_ERR_IN_STATUS only some requests completed: the host
             // nulled those (persistent ones need nothing done).
             let all_done = rc == host_mpi::SUCCESS;
-            let result = finish_all(cx, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, st);
+            let result = finish_all(cx, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
             result.and(cx.host(rc))
         })
     })
@@ -526,11 +530,7 @@ fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResul
         // Safety: `range` checked the n handles
         let h = unsafe { guest.add(i).read_unaligned() };
         handles[i] = h;
-        match cx.bridge.requests.get(h) {
-            Some(e) => hosts.set(i, e.host.0),
-            None if h == NULL => hosts.set(i, host_mpi::null_request().0),
-            None => return Err(invalid_request(h)),
-        }
+        hosts.set(i, host_of(cx, h).ok_or_else(|| invalid_request(h))?);
     }
     let handles = &handles[..n];
     distinct(handles)?;
@@ -541,27 +541,8 @@ fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResul
     let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.words.as_mut_ptr() as *mut ffi::MPI_Request, st.as_mut_ptr() as *mut host_mpi::Status) };
     // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
     let all_done = rc == host_mpi::SUCCESS;
-    let mut result = Ok(());
-    for (i, &h) in handles.iter().enumerate() {
-        if all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))) {
-            result = completed(cx, requests + 4 * i as u32, h, status_slot(statuses, i));
-            if result.is_err() {
-                break;
-            }
-        }
-    }
-    if result.is_ok() && statuses != abi::c::MPI_STATUSES_IGNORE as u32 {
-        let bytes = st.as_ptr() as *const u8;
-        for i in 0..n {
-            let mut one = host_mpi::Status::zeroed();
-            // Safety: n statuses of `stride` bytes fit in `st`
-            unsafe { std::ptr::copy_nonoverlapping(bytes.add(i * stride), one.bytes.as_mut_ptr(), stride) };
-            result = cx.write_status(statuses + (i * abi::STATUS_SIZE) as u32, &one);
-            if result.is_err() {
-                break;
-            }
-        }
-    }
+    let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
+    let result = finish_all(cx, requests, handles, done, statuses, |i| host_mpi::status_in(&st, stride, i));
     result.and(cx.host(rc))
 }
 
@@ -577,7 +558,7 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
             let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
             let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
             if f != 0 {
-                result = result.and(finish_all(cx, requests, handles, |_| true, statuses, st));
+                result = result.and(finish_all(cx, requests, handles, |_| true, statuses, |i| st.get(i)));
             }
             result.and(cx.host(rc))
         })
@@ -702,7 +683,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             }
             completed(cx, requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
         }
-        write_statuses(cx, statuses, st, (0..out.max(0) as usize).map(|s| (s, s)))
+        write_statuses(cx, statuses, |i| st.get(i), out.max(0) as usize)
     })
 }
 

@@ -280,11 +280,15 @@ mod tests {
     use super::*;
     use crate::{guest_memory::GuestMemory, host_mpi};
 
+    /// A context over the 256-byte guest memory at `buf`.
+    fn ctx_on(buf: *mut u8, bridge: &mut Bridge) -> Ctx<'_> {
+        Ctx::for_test(unsafe { GuestMemory::from_raw(buf, 256) }, bridge)
+    }
+
     fn with_ctx(f: impl FnOnce(&mut Ctx)) {
         let mut buf = vec![0u8; 256];
         let mut bridge = Bridge::new();
-        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) }, &mut bridge);
-        f(&mut cx);
+        f(&mut ctx_on(buf.as_mut_ptr(), &mut bridge));
     }
 
     #[test]
@@ -357,14 +361,12 @@ mod tests {
     fn a_finished_calls_arrays_are_refilled_by_the_next() {
         let mut buf = vec![0u8; 256];
         let mut bridge = Bridge::new();
-        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
-        let mut cx = Ctx::for_test(mem, &mut bridge);
+        let mut cx = ctx_on(buf.as_mut_ptr(), &mut bridge);
         let first = cx.int_array(0, 4).unwrap();
         let wide = cx.count_array(0, 2).unwrap();
         cx.bridge.release_arrays(cx.arrays_base);
         assert_eq!((bridge.arrays.len(), bridge.arrays_used), (2, 0), "kept as spares");
-        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
-        let mut cx = Ctx::for_test(mem, &mut bridge);
+        let mut cx = ctx_on(buf.as_mut_ptr(), &mut bridge);
         cx.mem.write_i32(8, 5).unwrap();
         assert_eq!(cx.int_array(8, 3).unwrap(), first, "the same vector, refilled");
         assert_eq!(unsafe { *first }, 5);
@@ -377,8 +379,7 @@ mod tests {
         let taken = cx.take_arrays();
         assert_eq!((taken.len(), cx.bridge.arrays_used, cx.bridge.arrays.len()), (2, 0, 0));
         // huge vectors are not kept
-        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
-        let mut cx = Ctx::for_test(mem, &mut bridge);
+        let mut cx = ctx_on(buf.as_mut_ptr(), &mut bridge);
         cx.int_array(0, 1).unwrap();
         let Data::Int(v) = &mut cx.bridge.arrays[0].data else { panic!("an int copy") };
         v.reserve(SPARE_MAX_LEN + 1);
@@ -390,16 +391,14 @@ mod tests {
     fn a_call_made_during_another_keeps_to_its_own_copies() {
         let mut buf = vec![0u8; 256];
         let mut bridge = Bridge::new();
-        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
-        let mut outer = Ctx::for_test(mem, &mut bridge);
+        let mut outer = ctx_on(buf.as_mut_ptr(), &mut bridge);
         outer.mem.write_bytes(0, &[7, 0, 0, 0, 8, 0, 0, 0]).unwrap();
         let kept = outer.int_array(0, 2).unwrap();
         let outer_base = outer.arrays_base;
         // a guest callback's MPI call (on the same bridge) copies the same
         // guest array after the guest changed it, and makes a request
         let bridge: *mut Bridge = outer.bridge;
-        let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), 256) };
-        let mut inner = Ctx::for_test(mem, unsafe { &mut *bridge });
+        let mut inner = ctx_on(buf.as_mut_ptr(), unsafe { &mut *bridge });
         assert_eq!(inner.arrays_base, 1);
         inner.mem.write_i32(0, 70).unwrap();
         assert_eq!(inner.int_of(0, 2, 0).unwrap(), 70, "its own copy, not the outer call's");
