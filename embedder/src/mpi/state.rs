@@ -236,6 +236,9 @@ pub struct Bridge {
     /// refills.
     pub(super) arrays: Vec<super::translate::arrays::HostArray>,
     pub(super) arrays_used: usize,
+    /// Whether a copy in use has grown past what is kept as a spare
+    /// (`translate::arrays`, `SPARE_MAX_LEN`).
+    pub(super) arrays_oversized: bool,
     /// The buffer given to MPI_Buffer_attach (and the host's stand-in).
     pub attached: HashMap<super::attached::Scope, super::attached::Attached>,
     /// MPI_Abi_set_fortran_info/_booleans: what the program told MPI.
@@ -291,6 +294,7 @@ impl Bridge {
             request_scratch: None,
             arrays: Vec::new(),
             arrays_used: 0,
+            arrays_oversized: false,
             attached: HashMap::new(),
             fortran_abi: Default::default(),
             guest_args: Vec::new(),

@@ -109,15 +109,25 @@ impl Bridge {
     /// Ends the copies from `base` on (a call that is over and made no
     /// request): their entries stay, vectors and all, for the next call to
     /// refill in place, except vectors grown past `SPARE_MAX_LEN`.
+    #[inline]
+    pub(in crate::mpi) fn release_arrays(&mut self, base: usize) {
+        if self.arrays_oversized {
+            self.trim_arrays(base);
+        }
+        self.arrays_used = base;
+    }
+
+    /// Drops the vectors past `SPARE_MAX_LEN` among the copies from `base`
+    /// on; the flag stays up while a call below still holds one.
     #[cold]
     #[inline(never)]
-    pub(in crate::mpi) fn release_arrays(&mut self, base: usize) {
+    fn trim_arrays(&mut self, base: usize) {
         for a in &mut self.arrays[base..self.arrays_used] {
             if a.data.capacity() > SPARE_MAX_LEN {
                 a.data = Data::of(a.of);
             }
         }
-        self.arrays_used = base;
+        self.arrays_oversized = self.arrays[..base].iter().any(|a| a.data.capacity() > SPARE_MAX_LEN);
     }
 
     /// One more entry at the top of the stack (none to refill).
@@ -174,7 +184,9 @@ impl Ctx<'_> {
     pub(in crate::mpi) fn host_copy(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
         let len = n.max(0) as usize;
         let (base, top) = (self.arrays_base, self.arrays_top);
-        match self.bridge.arrays[base..top].iter().position(|a| a.at == ptr && a.len == len && a.of == of) {
+        // newest first: the common lookup is of the array just copied
+        // (a v-collective's counts, by its buffer check, then for the host)
+        match self.bridge.arrays[base..top].iter().rposition(|a| a.at == ptr && a.len == len && a.of == of) {
             Some(i) => Ok(base + i),
             None => self.copy_in(ptr, len, of),
         }
@@ -196,7 +208,13 @@ impl Ctx<'_> {
             self.bridge.new_array_entry(of);
         }
         // Safety: `range` checked the `len` elements at `from`.
-        unsafe { self.bridge.arrays[top].fill(ptr, len, of, from) };
+        let entry = &mut self.bridge.arrays[top];
+        unsafe { entry.fill(ptr, len, of, from) };
+        // tested here, once per copy, so that releasing a call's copies
+        // need not look at each (`release_arrays`)
+        if entry.data.capacity() > SPARE_MAX_LEN {
+            self.bridge.arrays_oversized = true;
+        }
         (self.arrays_top, self.bridge.arrays_used) = (top + 1, top + 1);
         Ok(top)
     }
@@ -378,13 +396,34 @@ mod tests {
         // a request keeps what this call copied
         let taken = cx.take_arrays();
         assert_eq!((taken.len(), cx.bridge.arrays_used, cx.bridge.arrays.len()), (2, 0, 0));
-        // huge vectors are not kept
-        let mut cx = ctx_on(buf.as_mut_ptr(), &mut bridge);
-        cx.int_array(0, 1).unwrap();
-        let Data::Int(v) = &mut cx.bridge.arrays[0].data else { panic!("an int copy") };
-        v.reserve(SPARE_MAX_LEN + 1);
+        // huge vectors are not kept, small ones are
+        let mut big = vec![0u8; 4 * (SPARE_MAX_LEN + 1)];
+        let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(big.as_mut_ptr(), big.len() as u64) }, &mut bridge);
+        cx.int_array(0, 2).unwrap();
+        cx.int_array(0, SPARE_MAX_LEN as i64 + 1).unwrap();
+        assert!(cx.bridge.arrays_oversized);
         cx.bridge.release_arrays(0);
+        assert!(bridge.arrays[0].data.capacity() >= 2, "the small copy is kept");
+        assert_eq!(bridge.arrays[1].data.capacity(), 0);
+        assert!(!bridge.arrays_oversized);
+    }
+
+    #[test]
+    fn a_huge_copy_below_a_nested_call_is_trimmed_when_its_own_call_returns() {
+        let mut big = vec![0u8; 4 * (SPARE_MAX_LEN + 1)];
+        let mut bridge = Bridge::new();
+        let mut outer = Ctx::for_test(unsafe { GuestMemory::from_raw(big.as_mut_ptr(), big.len() as u64) }, &mut bridge);
+        outer.int_array(0, SPARE_MAX_LEN as i64 + 1).unwrap();
+        let bridge: *mut Bridge = outer.bridge;
+        let mut inner = Ctx::for_test(unsafe { GuestMemory::from_raw(big.as_mut_ptr(), 256) }, unsafe { &mut *bridge });
+        let inner_base = inner.arrays_base;
+        inner.int_array(8, 1).unwrap();
+        inner.bridge.release_arrays(inner_base);
+        let bridge = unsafe { &mut *bridge };
+        assert!(bridge.arrays_oversized, "the outer call's copy is still huge");
+        bridge.release_arrays(0);
         assert_eq!(bridge.arrays[0].data.capacity(), 0);
+        assert!(!bridge.arrays_oversized);
     }
 
     #[test]
