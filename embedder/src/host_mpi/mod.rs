@@ -19,7 +19,7 @@ use std::{
 
 pub use functions::ffi;
 pub use library::Family;
-pub use types::{read_handle, status_in, HandleVec, StatusVec, MAX_STATUS};
+pub use types::{read_handle, status_in, HandleArray, HandleVec, StatusVec, MAX_STATUS};
 
 macro_rules! host_handle {
     ($($name:ident),* $(,)?) => {$(

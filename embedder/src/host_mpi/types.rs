@@ -4,7 +4,7 @@
 //! pointers, MPICH's are `int`s held zero-extended. A single handle passes by
 //! value or through a pointer to a zeroed slot (a 4-byte write fills its low
 //! half); arrays of handles must have the library's element width, so they
-//! go through `HandleVec`. Statuses likewise: one fits in `MPI_Status`, an
+//! go through `HandleVec` (or `HandleArray`, a few on the stack). Statuses likewise: one fits in `MPI_Status`, an
 //! array needs the library's stride (`StatusVec`).
 #![allow(non_camel_case_types)]
 use std::ffi::c_void;
@@ -148,6 +148,41 @@ impl HandleVec {
     }
 }
 
+/// `HandleVec`'s counterpart for at most `N` handles, on the stack (a few
+/// requests' worth, where a vector's bookkeeping costs more than the call).
+pub enum HandleArray<const N: usize> {
+    Wide([usize; N]),
+    Narrow([u32; N]),
+}
+
+impl<const N: usize> HandleArray<N> {
+    pub fn new() -> Self {
+        if super::library::handle_width() == 4 { HandleArray::Narrow([0; N]) } else { HandleArray::Wide([0; N]) }
+    }
+
+    pub fn set(&mut self, i: usize, h: Handle) {
+        match self {
+            HandleArray::Wide(a) => a[i] = h,
+            HandleArray::Narrow(a) => a[i] = h as u32,
+        }
+    }
+
+    pub fn get(&self, i: usize) -> Handle {
+        match self {
+            HandleArray::Wide(a) => a[i],
+            HandleArray::Narrow(a) => a[i] as usize,
+        }
+    }
+
+    /// For the host's `MPI_X array[]` parameters (read or written).
+    pub fn as_mut_ptr(&mut self) -> *mut Handle {
+        match self {
+            HandleArray::Wide(a) => a.as_mut_ptr(),
+            HandleArray::Narrow(a) => a.as_mut_ptr() as *mut Handle,
+        }
+    }
+}
+
 impl Default for HandleVec {
     /// Empty, without loading the library (`clear` picks the width).
     fn default() -> Self {
@@ -216,6 +251,19 @@ mod tests {
             let narrow = matches!(v, HandleVec::Narrow(_));
             let stride = unsafe { (v.as_ptr() as *const u8).add(if narrow { 4 } else { 8 }) as *const u32 };
             assert_eq!(unsafe { stride.read_unaligned() }, 32, "elements in the vector's own width");
+        }
+    }
+
+    #[test]
+    fn a_stack_array_lays_handles_out_in_its_width() {
+        for mut a in [HandleArray::<4>::Wide([0; 4]), HandleArray::<4>::Narrow([0; 4])] {
+            a.set(1, 32);
+            a.set(3, 0xfeed);
+            assert_eq!((a.get(0), a.get(1), a.get(3)), (0, 32, 0xfeed));
+            let width = if matches!(a, HandleArray::Narrow(_)) { 4 } else { 8 };
+            let p = a.as_mut_ptr() as *const u8;
+            assert_eq!(unsafe { (p.add(width) as *const u32).read_unaligned() }, 32, "element 1 where the host reads it");
+            assert_eq!(unsafe { (p.add(3 * width) as *const u32).read_unaligned() }, 0xfeed);
         }
     }
 }

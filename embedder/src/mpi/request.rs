@@ -490,42 +490,12 @@ pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statu
 /// bookkeeping cost more than the lookups themselves.
 const FEW: usize = 4;
 
-/// Host requests in the library's own width (`HandleVec`), on the stack.
-struct FewHosts {
-    words: [u64; FEW],
-    narrow: bool,
-}
-
-impl FewHosts {
-    fn new() -> Self {
-        Self { words: [0; FEW], narrow: host_mpi::library::handle_width() == 4 }
-    }
-
-    fn set(&mut self, i: usize, h: ffi::MPI_Request) {
-        if self.narrow {
-            // Safety: `i < FEW`, and FEW u32s fit in the words
-            unsafe { (self.words.as_mut_ptr() as *mut u32).add(i).write(h as u32) }
-        } else {
-            self.words[i] = h as u64;
-        }
-    }
-
-    fn get(&self, i: usize) -> ffi::MPI_Request {
-        if self.narrow {
-            // Safety: as in `set`
-            unsafe { (self.words.as_ptr() as *const u32).add(i).read() as ffi::MPI_Request }
-        } else {
-            self.words[i] as ffi::MPI_Request
-        }
-    }
-}
-
 /// MPI_Waitall on `n <= FEW` requests: the checks and their order of the
 /// general path (`load`, then the statuses, then generalized requests).
 fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResult {
     let guest = cx.mem.range(requests, n as u64 * 4)? as *const i32;
     let mut handles = [NULL; FEW];
-    let mut hosts = FewHosts::new();
+    let mut hosts = host_mpi::HandleArray::<FEW>::new();
     for i in 0..n {
         // Safety: `range` checked the n handles
         let h = unsafe { guest.add(i).read_unaligned() };
@@ -538,7 +508,7 @@ fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResul
     cx.bridge.check_can_complete(handles, true)?;
     let stride = host_mpi::constants().status.size;
     let mut st = [0u64; FEW * host_mpi::MAX_STATUS / 8];
-    let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.words.as_mut_ptr() as *mut ffi::MPI_Request, st.as_mut_ptr() as *mut host_mpi::Status) };
+    let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), st.as_mut_ptr() as *mut host_mpi::Status) };
     // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
     let all_done = rc == host_mpi::SUCCESS;
     let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
