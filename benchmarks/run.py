@@ -124,11 +124,15 @@ KERNELS_QUICK = "dgemm triad"
 MODEL_RANKS = list(model_calls.MEASURE_RANKS)
 MODEL_ARGS = model_calls.MEASURE_ARGS
 # The Open MPI parameters the embedder sets before MPI_Init to contain
-# truncated receives (embedder/src/host_mpi/mod.rs, contain_truncation; a
-# test checks that the two agree). IMB's "native-contained" runs use them.
+# truncated receives and the copy protocol's sizes it sets with them, under
+# Open MPI 4's names (embedder/src/host_mpi/mod.rs, contain_truncation and
+# COPY_PROTOCOL; a test checks that the two agree). IMB's "native-contained"
+# runs use them.
 CONTAINED_TRANSPORTS = {"OMPI_MCA_btl_self_flags": "send,inplace",
                         "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
-                        "OMPI_MCA_smsc": "^cma,xpmem,knem"}
+                        "OMPI_MCA_smsc": "^cma,xpmem,knem",
+                        "OMPI_MCA_btl_vader_eager_limit": "32768",
+                        "OMPI_MCA_btl_vader_max_send_size": "131072"}
 # Start-up runs: the programs with almost no work, so the wall time is start-up.
 STARTUP_ARGS = {"imb": "-msglog 0:0 -iter 1 -time 0.01 Barrier", "hpcg": "--nx 8 --ny 8 --nz 8 --iters 1"}
 

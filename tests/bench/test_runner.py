@@ -377,12 +377,17 @@ def test_slowdown_against_the_contained_native_runs():
 
 def test_contained_transports_are_the_embedders():
     """run.py's native-contained settings are the ones the embedder makes
-    before MPI_Init (set_var calls in contain_truncation)."""
+    before MPI_Init (set_var calls in contain_truncation, and the copy
+    protocol's sizes under Open MPI 4's names)."""
     source = (ROOT / "embedder" / "src" / "host_mpi" / "mod.rs").read_text()
     body = source[source.index("fn contain_truncation()"):]
     body = body[:body.index("\n}\n")]
     made = dict(re.findall(r'set_var\("(OMPI_MCA_\w+)", "([^"]*)"\)', body))
     made.pop("OMPI_MCA_topo")  # a livelock workaround, set only when the launcher did not choose
+    assert "size_copy_protocol(" in body
+    table = source[source.index("pub const COPY_PROTOCOL"):]
+    table = table[:table.index(";\n")]
+    made.update({f"OMPI_MCA_btl_vader_{name}": value for name, value in re.findall(r'\("(\w+)", "([^"]*)"\)', table)})
     assert made == runner.CONTAINED_TRANSPORTS
 
 

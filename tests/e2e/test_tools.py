@@ -11,13 +11,26 @@ from conftest import PROGRAMS
 SRC = PROGRAMS / "tools.c"
 
 
+# The shared-memory BTL's copy-protocol sizes (host_mpi::COPY_PROTOCOL)
+COPY_PROTOCOL = {"eager_limit": 32768, "max_send_size": 131072}
+
+
 def embedder_own(name):
     """Variables the embedder sets for its own safety (host_mpi's
     containment of truncated receives: Open MPI's btl self without get/put
     has no get/put variables, and its flags, vader's single-copy mechanism
-    and the bandwidth vader derives from it hold the embedder's values)."""
+    and the bandwidth vader derives from it hold the embedder's values),
+    and the copy-protocol sizes it sets with it."""
     # (Open MPI 5: no single copy, so its cma component is not opened)
-    return "btl_self" in name or "smsc_cma" in name or name.startswith(("btl_vader_single_copy", "btl_sm_single_copy", "btl_vader_bandwidth", "btl_sm_bandwidth"))
+    return ("btl_self" in name or "smsc_cma" in name
+            or name.startswith(("btl_vader_single_copy", "btl_sm_single_copy", "btl_vader_bandwidth", "btl_sm_bandwidth"))
+            or name in {f"btl_{btl}_{size}" for btl in ("vader", "sm") for size in COPY_PROTOCOL})
+
+
+def copy_protocol(text):
+    """{name: value} of the shared-memory BTL's copy-protocol sizes in a listing."""
+    sizes = "|".join(COPY_PROTOCOL)
+    return {m[0]: int(m[1]) for m in re.findall(rf"^cvar \d+ (btl_(?:vader|sm|self)_(?:{sizes})) .* value (\d+) free=", text, re.M)}
 
 
 def as_wasm32(desc):
@@ -129,3 +142,29 @@ def test_bad_handles_indices_and_pointers_give_mpi_t_errors(build, run_wasm, mpi
     # the whole buffer past memory (the first category's cvars, if it has any)
     assert got["category_get_cvars(past)"] in ("MPI_T_ERR_INVALID", "MPI_SUCCESS"), got
     assert r.stdout.endswith("done\n")
+
+
+def test_the_copy_protocol_is_sized_for_a_node_without_single_copy(build, run_wasm, run_native, mpi):
+    """With single copy off (the containment of truncated receives), Open
+    MPI's shared-memory BTL gets a 32 KiB eager limit and 128 KiB fragments
+    under the embedder, natively its defaults; btl self keeps its own (its
+    eager path does not report truncation); a launcher's own value stands.
+    MPICH has no such variables, and the embedder sets none."""
+    wasm, native = build.wasm(SRC), build.native(SRC)
+    n = run_native(native, np=2)
+    w = run_wasm(wasm, np=2)
+    assert n.returncode == 0 and w.returncode == 0, (n.stderr[-2000:], w.stderr[-2000:])
+    n, w = copy_protocol(n.stdout), copy_protocol(w.stdout)
+    if mpi.flavor not in ("openmpi", "openmpi5"):
+        assert n == w == {}, (n, w)
+        return
+    btl = "sm" if mpi.flavor == "openmpi5" else "vader"
+    names = {size: f"btl_{btl}_{size}" for size in COPY_PROTOCOL}
+    assert (n[names["eager_limit"]], n[names["max_send_size"]]) == (4096, 32768), n
+    assert {size: w[name] for size, name in names.items()} == COPY_PROTOCOL, w
+    assert (n["btl_self_eager_limit"], n["btl_self_max_send_size"]) == (1024, 16384), n
+    assert (w["btl_self_eager_limit"], w["btl_self_max_send_size"]) == (1024, 16384), w
+    own = run_wasm(wasm, np=2, env={f"OMPI_MCA_{names['eager_limit']}": "16384"})
+    assert own.returncode == 0, own.stderr[-2000:]
+    own = copy_protocol(own.stdout)
+    assert (own[names["eager_limit"]], own[names["max_send_size"]]) == (16384, COPY_PROTOCOL["max_send_size"]), own
