@@ -264,11 +264,12 @@ fn before_library_init() {
 /// (`COPY_PROTOCOL`). The containment overrides the launcher's settings of
 /// the same parameters; the sizes leave them be.
 fn contain_truncation() {
-    if library::loaded().family == Family::OpenMpi {
+    let lib = library::loaded();
+    if lib.family == Family::OpenMpi {
         std::env::set_var("OMPI_MCA_btl_self_flags", "send,inplace");
         std::env::set_var("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
         std::env::set_var("OMPI_MCA_smsc", "^cma,xpmem,knem");
-        size_copy_protocol(shared_memory_btl(library::loaded().version_line()));
+        size_copy_protocol(shared_memory_btl(lib.version_line()));
         // Open MPI 4.1's treematch topology component livelocked in
         // ompi_comm_nextcid inside MPI_Dist_graph_create in about one 8-rank
         // run in ten under the embedder (never natively): its MPI_Comm_free
