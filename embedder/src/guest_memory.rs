@@ -58,6 +58,13 @@ impl<'a> GuestMemory<'a> {
         Self { base, size: Cell::new(size), current: None }
     }
 
+    /// A second view of the same memory, from the size this one knows (what
+    /// it learns of growth stays with it).
+    #[inline]
+    pub fn view(&self) -> Self {
+        Self { base: self.base, size: Cell::new(self.size.get()), current: self.current }
+    }
+
     /// The largest size seen (to carry over to the next call).
     #[inline]
     pub fn known_size(&self) -> u64 {
@@ -201,6 +208,23 @@ mod tests {
         assert!(m.range(SIZE as u32, 8).is_ok());
         assert_eq!(m.known_size(), 2 * SIZE as u64);
         assert!(m.range((2 * SIZE - 4) as u32, 8).is_err());
+    }
+
+    #[test]
+    fn a_view_starts_from_the_known_size_and_keeps_what_it_learns() {
+        let mut buf = vec![0u8; 2 * SIZE];
+        let base = buf.as_mut_ptr();
+        let current_size = std::cell::Cell::new(SIZE as u64);
+        let current = || current_size.get();
+        let m = unsafe { GuestMemory::new(base, SIZE as u64, &current) };
+        current_size.set(2 * SIZE as u64); // memory.grow
+        let v = m.view();
+        assert_eq!(v.known_size(), SIZE as u64);
+        assert_eq!(v.range(SIZE as u32, 8), Ok(base.wrapping_add(SIZE)));
+        assert_eq!(v.known_size(), 2 * SIZE as u64);
+        assert_eq!(m.known_size(), SIZE as u64, "the first view learns growth only when it asks");
+        assert!(m.range(SIZE as u32, 8).is_ok());
+        assert!(v.range((2 * SIZE - 4) as u32, 8).is_err());
     }
 
     #[test]

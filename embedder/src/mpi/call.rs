@@ -9,7 +9,10 @@
 //! boxed and built out of line; `callbacks::Active` is published only once
 //! the guest has made a reduction function; Wasmer gets a fatal error as
 //! the empty `errors::Raised`, so that the result it passes through memory
-//! is two 32-bit words, stored and read back alike.
+//! is two 32-bit words, stored and read back alike; out-of-line helpers on
+//! the common paths take the bridge or a `GuestMemory::view`, not the
+//! `Ctx`: once the context's address escapes, all of it is stored on
+//! every call.
 use std::rc::Rc;
 
 use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};

@@ -7,7 +7,7 @@ use super::super::{
     datatype::{self, DatatypeEntry},
     errors::{MpiError, MpiResult},
 };
-use crate::abi;
+use crate::{abi, guest_memory::GuestMemory};
 
 impl Ctx<'_> {
     /// The host address of a guest buffer of `count` elements of `dt`, after
@@ -28,43 +28,18 @@ impl Ctx<'_> {
             }
         }
         // by value: a reference would keep the caller's copy of the entry in
-        // memory, and the fast path above would read it back from there
-        self.any_buffer(ptr, count, *dt)
-    }
-
-    /// `buffer` for every type and count, and its errors.
-    #[inline(never)]
-    fn any_buffer(&self, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiResult<*mut u8> {
-        self.not_in_place(ptr)?;
-        dt.check_committed()?;
-        datatype::check_count(count)?;
-        // every real buffer in 64-bit arithmetic; the exact 128-bit hull (and
-        // its error) for the rest
-        if let Some((lo, hi)) = dt.hull64(count) {
-            if lo >= hi {
-                return Ok(self.mem.unchecked_empty(ptr));
-            }
-            if let Ok(p) = self.mem.span(ptr, lo, (hi - lo) as u64) {
-                return Ok(p);
-            }
-        }
-        self.hull_at(ptr, dt.hull(count))
+        // memory, and the fast path above would read it back from there; a
+        // view of the memory likewise, not the context or its memory: their
+        // addresses then never escape the inlined call, so the context need
+        // not be stored whole on every call
+        any_buffer(self.mem.view(), ptr, count, *dt)
     }
 
     /// Checks guest bytes `ptr + [lo, hi)` and returns the host address of
     /// `ptr`; an empty hull touches nothing, so any `ptr` will do.
     #[inline]
-    fn hull_at(&self, ptr: u32, (lo, hi): (i128, i128)) -> MpiResult<*mut u8> {
-        if lo >= hi {
-            return Ok(self.mem.unchecked_empty(ptr));
-        }
-        // no wasm32 memory reaches past 4 GiB: anything beyond fails here,
-        // and what passes fits the 64-bit check below without overflow
-        let (start, end) = (ptr as i128 + lo, ptr as i128 + hi);
-        if start < 0 || end > 1 << 32 {
-            return Err(outside(ptr, start, end));
-        }
-        Ok(self.mem.span(ptr, lo as i64, (hi - lo) as u64)?)
+    fn hull_at(&self, ptr: u32, hull: (i128, i128)) -> MpiResult<*mut u8> {
+        hull_at(&self.mem, ptr, hull)
     }
 
     /// MPI_IN_PLACE in an argument that does not accept it is an error.
@@ -166,6 +141,42 @@ impl Ctx<'_> {
     }
 }
 
+/// `Ctx::buffer` for every type and count, and its errors.
+#[inline(never)]
+fn any_buffer(mem: GuestMemory, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiResult<*mut u8> {
+    if ptr == abi::c::MPI_IN_PLACE as u32 {
+        return Err(in_place_refused());
+    }
+    dt.check_committed()?;
+    datatype::check_count(count)?;
+    // every real buffer in 64-bit arithmetic; the exact 128-bit hull (and
+    // its error) for the rest
+    if let Some((lo, hi)) = dt.hull64(count) {
+        if lo >= hi {
+            return Ok(mem.unchecked_empty(ptr));
+        }
+        if let Ok(p) = mem.span(ptr, lo, (hi - lo) as u64) {
+            return Ok(p);
+        }
+    }
+    hull_at(&mem, ptr, dt.hull(count))
+}
+
+/// `Ctx::hull_at`.
+#[inline]
+fn hull_at(mem: &GuestMemory, ptr: u32, (lo, hi): (i128, i128)) -> MpiResult<*mut u8> {
+    if lo >= hi {
+        return Ok(mem.unchecked_empty(ptr));
+    }
+    // no wasm32 memory reaches past 4 GiB: anything beyond fails here,
+    // and what passes fits the 64-bit check below without overflow
+    let (start, end) = (ptr as i128 + lo, ptr as i128 + hi);
+    if start < 0 || end > 1 << 32 {
+        return Err(outside(ptr, start, end));
+    }
+    Ok(mem.span(ptr, lo as i64, (hi - lo) as u64)?)
+}
+
 /// `vhull` in 64-bit arithmetic, enough for every real array; `None` on a
 /// negative count or a bound past ±2^62, which `vhull` then handles.
 #[inline]
@@ -219,6 +230,23 @@ mod span_tests {
 
     fn class<T>(r: MpiResult<T>) -> i32 {
         r.err().map_or(abi::c::MPI_SUCCESS, |e| e.class)
+    }
+
+    #[test]
+    fn a_buffer_in_memory_grown_since_the_last_call_is_accepted() {
+        // the out-of-line path checks on its own view of the memory, which
+        // asks for the current size when the known one is too small
+        let mut buf = vec![0u8; 2 * SIZE];
+        let current = || 2 * SIZE as u64;
+        let mem = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        let mut bridge = Bridge::new();
+        let cx = Ctx::for_test(mem, &mut bridge);
+        assert!(cx.buffer(SIZE as u32, 4, &int(4)).is_ok());
+        assert!(cx.buffer((2 * SIZE - 8) as u32, 2, &int(4)).is_ok());
+        assert_eq!(class(cx.buffer((2 * SIZE - 8) as u32, 3, &int(4))), abi::c::MPI_ERR_BUFFER);
+        // a strided type takes the same path
+        let strided = DatatypeEntry { extent: 8, ..int(4) };
+        assert!(cx.buffer(SIZE as u32, 3, &strided).is_ok());
     }
 
     #[test]

@@ -15,7 +15,7 @@ impl Ctx<'_> {
     pub fn comm(&self, handle: i32) -> MpiResult<CommEntry> {
         match self.bridge.comms.get(handle) {
             Some(c) if self.bridge.ready => Ok(*c),
-            _ => Err(self.invalid(handle, invalid_comm)),
+            _ => Err(invalid(&*self.bridge, handle, invalid_comm)),
         }
     }
 
@@ -23,19 +23,7 @@ impl Ctx<'_> {
     pub fn datatype(&self, handle: i32) -> MpiResult<DatatypeEntry> {
         match self.bridge.datatypes.get(handle) {
             Some(d) if self.bridge.ready => Ok(*d),
-            _ => Err(self.invalid(handle, datatype::invalid)),
-        }
-    }
-
-    /// The error for a handle that is not in its table (or for any handle
-    /// while MPI is not running).
-    #[cold]
-    #[inline(never)]
-    fn invalid(&self, handle: i32, error: fn(i32) -> MpiError) -> MpiError {
-        if self.bridge.ready {
-            error(handle)
-        } else {
-            self.bridge.not_running()
+            _ => Err(invalid(&*self.bridge, handle, datatype::invalid)),
         }
     }
 
@@ -50,7 +38,7 @@ impl Ctx<'_> {
     pub fn op(&self, handle: i32) -> MpiResult<host_mpi::Op> {
         match self.bridge.ops.get(handle) {
             Some(op) if self.bridge.ready => Ok(*op),
-            _ => Err(self.invalid(handle, invalid_op)),
+            _ => Err(invalid(&*self.bridge, handle, invalid_op)),
         }
     }
 
@@ -231,4 +219,17 @@ fn invalid_op(handle: i32) -> MpiError {
 #[cold]
 pub(in crate::mpi) fn invalid_request(handle: i32) -> MpiError {
     MpiError::new(abi::c::MPI_ERR_REQUEST, format!("invalid request handle {handle:#x}"))
+}
+
+/// The error for a handle that is not in its table (or for any handle
+/// while MPI is not running). Takes the bridge, not the call context, so
+/// that the context's address never escapes on the hot path.
+#[cold]
+#[inline(never)]
+fn invalid(bridge: &Bridge, handle: i32, error: fn(i32) -> MpiError) -> MpiError {
+    if bridge.ready {
+        error(handle)
+    } else {
+        bridge.not_running()
+    }
 }
