@@ -35,20 +35,10 @@ impl Ctx<'_> {
         any_buffer(self.mem.view(), ptr, count, *dt)
     }
 
-    /// Checks guest bytes `ptr + [lo, hi)` and returns the host address of
-    /// `ptr`; an empty hull touches nothing, so any `ptr` will do.
-    #[inline]
-    fn hull_at(&self, ptr: u32, hull: (i128, i128)) -> MpiResult<*mut u8> {
-        hull_at(&self.mem, ptr, hull)
-    }
-
     /// MPI_IN_PLACE in an argument that does not accept it is an error.
     #[inline]
     pub fn not_in_place(&self, ptr: u32) -> MpiResult {
-        if ptr == abi::c::MPI_IN_PLACE as u32 {
-            return Err(in_place_refused());
-        }
-        Ok(())
+        not_in_place(ptr)
     }
 
     /// Whether buffer argument `ptr` is MPI_IN_PLACE, for an argument that
@@ -72,7 +62,7 @@ impl Ctx<'_> {
         dt.check_committed()?;
         datatype::check_count(count)?;
         let (lo, hi) = dt.hull(count);
-        self.hull_at(ptr, (offset as i128 + lo, offset as i128 + hi))?;
+        hull_at(&self.mem, ptr, (offset as i128 + lo, offset as i128 + hi))?;
         Ok(())
     }
 
@@ -108,7 +98,7 @@ impl Ctx<'_> {
             Some(h) => h,
             None => vhull(c.values().zip(d.values()), dt)?,
         };
-        self.hull_at(ptr, hull)
+        hull_at(&self.mem, ptr, hull)
     }
 
     /// A guest int array the host writes (results, no guest code runs
@@ -144,9 +134,7 @@ impl Ctx<'_> {
 /// `Ctx::buffer` for every type and count, and its errors.
 #[inline(never)]
 fn any_buffer(mem: GuestMemory, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiResult<*mut u8> {
-    if ptr == abi::c::MPI_IN_PLACE as u32 {
-        return Err(in_place_refused());
-    }
+    not_in_place(ptr)?;
     dt.check_committed()?;
     datatype::check_count(count)?;
     // every real buffer in 64-bit arithmetic; the exact 128-bit hull (and
@@ -162,7 +150,17 @@ fn any_buffer(mem: GuestMemory, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiR
     hull_at(&mem, ptr, dt.hull(count))
 }
 
-/// `Ctx::hull_at`.
+/// `Ctx::not_in_place`, for the helpers that take no context.
+#[inline]
+fn not_in_place(ptr: u32) -> MpiResult {
+    if ptr == abi::c::MPI_IN_PLACE as u32 {
+        return Err(in_place_refused());
+    }
+    Ok(())
+}
+
+/// Checks guest bytes `ptr + [lo, hi)` and returns the host address of
+/// `ptr`; an empty hull touches nothing, so any `ptr` will do.
 #[inline]
 fn hull_at(mem: &GuestMemory, ptr: u32, (lo, hi): (i128, i128)) -> MpiResult<*mut u8> {
     if lo >= hi {
