@@ -11,8 +11,10 @@
 //! the empty `errors::Raised`, so that the result it passes through memory
 //! is two 32-bit words, stored and read back alike; out-of-line helpers on
 //! the common paths take the bridge or a `GuestMemory::view`, not the
-//! `Ctx`: once the context's address escapes, all of it is stored on
-//! every call.
+//! `Ctx` nor `&cx.mem`: once the address of the context or of one of its
+//! fields escapes on any path of a host function, all of the context is
+//! stored on every call of it (the request paths in `request.rs` follow
+//! this, and `Ctx::out_request` is inlined for it).
 use std::rc::Rc;
 
 use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};

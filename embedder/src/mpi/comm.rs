@@ -3,7 +3,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     attr,
-    call::{call, Ctx}, state::{Closing, CommEntry, PendingDup},
+    call::{call, Ctx}, state::{Bridge, Closing, CommEntry, PendingDup},
     generated,
     errors::{Fatal, MpiError},
     MpiEnv,
@@ -70,13 +70,13 @@ pub fn close(cx: &mut Ctx, c: CommEntry) {
         }
     }
     cx.bridge.closing.push(Closing { host: c.host, agreement });
-    sweep_closing(cx);
+    sweep_closing(cx.bridge);
 }
 
 /// Frees the host communicators of `close` whose agreement is done and on
 /// which no request of the guest's runs.
-pub fn sweep_closing(cx: &mut Ctx) {
-    let mut closing = std::mem::take(&mut cx.bridge.closing);
+pub fn sweep_closing(bridge: &mut Bridge) {
+    let mut closing = std::mem::take(&mut bridge.closing);
     closing.retain_mut(|c| {
         if !host_mpi::is_null_request(c.agreement) {
             let (mut done, mut status) = (0, host_mpi::empty_status());
@@ -86,7 +86,7 @@ pub fn sweep_closing(cx: &mut Ctx) {
                 return true;
             }
         }
-        let requests = &cx.bridge.requests;
+        let requests = &bridge.requests;
         if requests.user_handles().any(|h| requests.get(h).is_some_and(|e| e.comm.0 == c.host.0)) {
             return true;
         }
@@ -94,8 +94,8 @@ pub fn sweep_closing(cx: &mut Ctx) {
         unsafe { host_mpi::ffi::MPI_Comm_free(&mut c.host.0) };
         false
     });
-    closing.append(&mut cx.bridge.closing);
-    cx.bridge.closing = closing;
+    closing.append(&mut bridge.closing);
+    bridge.closing = closing;
 }
 
 /// At MPI_Finalize: gives the agreements of freed communicators a moment
@@ -105,7 +105,7 @@ pub fn sweep_closing(cx: &mut Ctx) {
 pub fn finish_closing(cx: &mut Ctx) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
     while cx.bridge.closing.iter().any(|c| !host_mpi::is_null_request(c.agreement)) && std::time::Instant::now() < deadline {
-        sweep_closing(cx);
+        sweep_closing(cx.bridge);
         std::thread::yield_now();
     }
 }

@@ -18,10 +18,11 @@ use super::{
     call::{call, call_owing, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     grequest,
+    state::Bridge,
     translate::invalid_request,
     MpiEnv,
 };
-use crate::{abi, host_mpi, host_mpi::ffi};
+use crate::{abi, guest_memory::GuestMemory, host_mpi, host_mpi::ffi};
 
 const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 const NULL: i32 = abi::c::MPI_REQUEST_NULL;
@@ -43,31 +44,40 @@ pub struct Scratch {
 /// scratch (`load`), which goes back to the bridge whatever happens.
 fn with_loaded<R>(cx: &mut Ctx, ptr: u32, n: i32, f: impl FnOnce(&mut Ctx, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
     let mut s = cx.bridge.request_scratch.take().unwrap_or_default();
-    let result = load(cx, &mut s, ptr, n).and_then(|()| f(cx, &mut s));
+    let result = load(cx.bridge, cx.mem.view(), &mut s, ptr, n).and_then(|()| f(cx, &mut s));
     cx.bridge.request_scratch = Some(s);
+    result
+}
+
+/// `with_loaded` for the paths that take the bridge and the memory instead
+/// of the context (call.rs).
+fn loaded<R>(bridge: &mut Bridge, mem: &GuestMemory, ptr: u32, n: i32, f: impl FnOnce(&mut Bridge, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
+    let mut s = bridge.request_scratch.take().unwrap_or_default();
+    let result = load(bridge, mem.view(), &mut s, ptr, n).and_then(|()| f(bridge, &mut s));
+    bridge.request_scratch = Some(s);
     result
 }
 
 /// The guest handles at `ptr[0..n]` and their host requests (null for
 /// MPI_REQUEST_NULL); every handle valid and none twice.
-fn load(cx: &Ctx, s: &mut Scratch, ptr: u32, n: i32) -> MpiResult {
+fn load(bridge: &Bridge, mem: GuestMemory, s: &mut Scratch, ptr: u32, n: i32) -> MpiResult {
     if n < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
     }
-    let base = cx.mem.range(ptr, n as u64 * 4)? as *const i32;
+    let base = mem.range(ptr, n as u64 * 4)? as *const i32;
     let Scratch { handles, hosts, .. } = s;
     handles.clear();
     handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
-    let loaded = hosts.extend_mapped(handles, |h| host_of(cx, h)).map_err(|i| invalid_request(handles[i]));
+    let loaded = hosts.extend_mapped(handles, |h| host_of(bridge, h)).map_err(|i| invalid_request(handles[i]));
     loaded.and_then(|()| distinct(handles))
 }
 
 /// The host request of guest request `h` (null for MPI_REQUEST_NULL);
 /// `None` for an invalid handle.
 #[inline]
-fn host_of(cx: &Ctx, h: i32) -> Option<ffi::MPI_Request> {
-    match cx.bridge.requests.get(h) {
+fn host_of(bridge: &Bridge, h: i32) -> Option<ffi::MPI_Request> {
+    match bridge.requests.get(h) {
         Some(e) => Some(e.host.0),
         None if h == NULL => Some(host_mpi::null_request().0),
         None => None,
@@ -104,18 +114,19 @@ fn distinct(handles: &[i32]) -> MpiResult {
 /// After request `handle` (stored at guest `ptr`) completed: free it unless
 /// it is persistent, and null the guest's handle. A generalized request's
 /// query function will fill the guest status at `status` (0: ignored).
-fn completed(cx: &mut Ctx, ptr: u32, handle: i32, status: u32) -> MpiResult {
+/// Takes the bridge and a view of guest memory, not the `Ctx` (call.rs).
+fn completed(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, handle: i32, status: u32) -> MpiResult {
     if handle == NULL {
         return Ok(());
     }
-    match cx.bridge.requests.get_mut(handle) {
+    match bridge.requests.get_mut(handle) {
         Some(e) if e.persistent => (e.active, e.cancelled) = (false, false),
         Some(e) => {
             if let Some(g) = e.extra.as_mut().and_then(|x| x.grequest.take()) {
-                cx.bridge.owe_completion(g, status);
+                bridge.owe_completion(g, status);
             }
-            retire(cx, handle);
-            cx.mem.write_i32(ptr, NULL)?;
+            retire(bridge, handle);
+            mem.write_i32(ptr, NULL)?;
         }
         None => {}
     }
@@ -125,15 +136,15 @@ fn completed(cx: &mut Ctx, ptr: u32, handle: i32, status: u32) -> MpiResult {
 /// Drops the entry of a completed request; an MPI_Comm_idup's guest
 /// communicator handle then points at the new host communicator, and a
 /// communicator the guest freed meanwhile may go (see `comm::close`).
-fn retire(cx: &mut Ctx, handle: i32) {
-    let Some(entry) = cx.bridge.requests.remove(handle) else { return };
+fn retire(bridge: &mut Bridge, handle: i32) {
+    let Some(entry) = bridge.requests.remove(handle) else { return };
     if let Some(dup) = entry.extra.and_then(|x| x.new_comm) {
-        if let Some(c) = cx.bridge.comms.get_mut(dup.guest) {
+        if let Some(c) = bridge.comms.get_mut(dup.guest) {
             *c = super::state::CommEntry::new(dup.host, c.errhandler);
         }
     }
-    if cx.bridge.closing.iter().any(|c| c.host.0 == entry.comm.0) {
-        super::comm::sweep_closing(cx);
+    if bridge.closing.iter().any(|c| c.host.0 == entry.comm.0) {
+        super::comm::sweep_closing(bridge);
     }
 }
 
@@ -144,7 +155,7 @@ fn finish_idup(cx: &mut Ctx, handle: i32) -> MpiResult {
     let mut r = cx.request(handle)?;
     let mut st = host_mpi::empty_status();
     cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
-    retire(cx, handle);
+    retire(cx.bridge, handle);
     Ok(())
 }
 
@@ -162,25 +173,25 @@ pub fn complete_pending_idups(cx: &mut Ctx) -> MpiResult {
 }
 
 /// A host index (MPI_UNDEFINED when nothing was active) for the guest.
-fn index_out(cx: &Ctx, index: i32) -> i32 {
-    if index == cx.undefined() { abi::c::MPI_UNDEFINED } else { index }
+fn index_out(bridge: &Bridge, index: i32) -> i32 {
+    if index == bridge.specials.undefined { abi::c::MPI_UNDEFINED } else { index }
 }
 
 /// Writes statuses[0..n] (unless MPI_STATUSES_IGNORE) from the host's
 /// (`status(i)`: host status `i`).
-fn write_statuses(cx: &Ctx, ptr: u32, status: impl Fn(usize) -> host_mpi::Status, n: usize) -> MpiResult {
+fn write_statuses(bridge: &Bridge, mem: &GuestMemory, ptr: u32, status: impl Fn(usize) -> host_mpi::Status, n: usize) -> MpiResult {
     if ptr == abi::c::MPI_STATUSES_IGNORE as u32 {
         return Ok(());
     }
     for i in 0..n {
-        cx.write_status(ptr + (i * abi::STATUS_SIZE) as u32, &status(i))?;
+        super::status::write_status(bridge, mem.view(), ptr + (i * abi::STATUS_SIZE) as u32, &status(i))?;
     }
     Ok(())
 }
 
-fn check_statuses_ptr(cx: &Ctx, ptr: u32, n: i32) -> MpiResult {
+fn check_statuses_ptr(mem: &GuestMemory, ptr: u32, n: i32) -> MpiResult {
     if ptr != abi::c::MPI_STATUSES_IGNORE as u32 {
-        cx.mem.range(ptr, n.max(0) as u64 * abi::STATUS_SIZE as u64)?;
+        mem.range(ptr, n.max(0) as u64 * abi::STATUS_SIZE as u64)?;
     }
     Ok(())
 }
@@ -194,7 +205,7 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
         cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
         cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
-        completed(cx, request, h, status)?;
+        completed(cx.bridge, cx.mem.view(), request, h, status)?;
         cx.write_status(status, &st)
     })
 }
@@ -210,7 +221,7 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
         cx.host(unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) })?;
         cx.mem.write_i32(flag, f)?;
         if f != 0 {
-            completed(cx, request, h, status)?;
+            completed(cx.bridge, cx.mem.view(), request, h, status)?;
             cx.write_status(status, &st)?;
         }
         Ok(())
@@ -244,7 +255,7 @@ pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u
 pub fn request_get_status_all(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Request_get_status_all", WORLD, |cx| {
         cx.mem.range(flag, 4)?;
-        check_statuses_ptr(cx, statuses, count)?;
+        check_statuses_ptr(&cx.mem, statuses, count)?;
         let done = peek(cx, requests, count)?;
         let all = done.iter().all(|d| d.is_some());
         if all {
@@ -283,7 +294,7 @@ pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, re
     call_owing(&mut env, "MPI_Request_get_status_some", WORLD, |cx| {
         cx.mem.range(outcount, 4)?;
         cx.int_array_out(indices, incount.max(0) as i64)?;
-        check_statuses_ptr(cx, statuses, incount)?;
+        check_statuses_ptr(&cx.mem, statuses, incount)?;
         let done = peek(cx, requests, incount)?;
         let active: Vec<usize> = (0..done.len()).filter(|&i| is_active(cx, requests, i)).collect();
         if active.is_empty() {
@@ -449,7 +460,8 @@ fn status_slot(statuses: u32, i: usize) -> u32 {
 /// After Waitall/Testall: completes the requests `done` selects and writes
 /// all statuses.
 fn finish_all(
-    cx: &mut Ctx,
+    bridge: &mut Bridge,
+    mem: &GuestMemory,
     requests: u32,
     handles: &[i32],
     done: impl Fn(usize) -> bool,
@@ -458,30 +470,38 @@ fn finish_all(
 ) -> MpiResult {
     for (i, &h) in handles.iter().enumerate() {
         if done(i) {
-            completed(cx, requests + 4 * i as u32, h, status_slot(statuses, i))?;
+            completed(bridge, mem.view(), requests + 4 * i as u32, h, status_slot(statuses, i))?;
         }
     }
-    write_statuses(cx, statuses, status, handles.len())
+    write_statuses(bridge, mem, statuses, status, handles.len())
 }
 
 #[inline]
 pub fn waitall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Waitall", WORLD, |cx| {
+        // the bridge and a view of the memory, not the context (call.rs)
         if (0..=FEW as i32).contains(&count) {
-            return waitall_few(cx, count as usize, requests, statuses);
+            return waitall_few(cx.bridge, cx.mem.view(), count as usize, requests, statuses);
         }
-        with_loaded(cx, requests, count, |cx, s| {
-            check_statuses_ptr(cx, statuses, count)?;
-            cx.bridge.check_can_complete(&s.handles, true)?;
-            let Scratch { handles, hosts, statuses: st } = s;
-            st.reset(count as usize);
-            let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
-            // With MPI_ERR_IN_STATUS only some requests completed: the host
-            // nulled those (persistent ones need nothing done).
-            let all_done = rc == host_mpi::SUCCESS;
-            let result = finish_all(cx, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
-            result.and(cx.host(rc))
-        })
+        waitall_many(cx.bridge, cx.mem.view(), count, requests, statuses)
+    })
+}
+
+/// MPI_Waitall on more than `FEW` requests (or a negative count), through
+/// the bridge's scratch arrays.
+#[inline(never)]
+fn waitall_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32, statuses: u32) -> MpiResult {
+    loaded(bridge, &mem, requests, count, |bridge, s| {
+        check_statuses_ptr(&mem, statuses, count)?;
+        bridge.check_can_complete(&s.handles, true)?;
+        let Scratch { handles, hosts, statuses: st } = s;
+        st.reset(count as usize);
+        let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
+        // With MPI_ERR_IN_STATUS only some requests completed: the host
+        // nulled those (persistent ones need nothing done).
+        let all_done = rc == host_mpi::SUCCESS;
+        let result = finish_all(bridge, &mem, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
+        result.and(bridge.check(rc))
     })
 }
 
@@ -492,28 +512,28 @@ const FEW: usize = 4;
 
 /// MPI_Waitall on `n <= FEW` requests: the checks and their order of the
 /// general path (`load`, then the statuses, then generalized requests).
-fn waitall_few(cx: &mut Ctx, n: usize, requests: u32, statuses: u32) -> MpiResult {
-    let guest = cx.mem.range(requests, n as u64 * 4)? as *const i32;
+fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, statuses: u32) -> MpiResult {
+    let guest = mem.range(requests, n as u64 * 4)? as *const i32;
     let mut handles = [NULL; FEW];
     let mut hosts = host_mpi::HandleArray::<FEW>::new();
     for i in 0..n {
         // Safety: `range` checked the n handles
         let h = unsafe { guest.add(i).read_unaligned() };
         handles[i] = h;
-        hosts.set(i, host_of(cx, h).ok_or_else(|| invalid_request(h))?);
+        hosts.set(i, host_of(bridge, h).ok_or_else(|| invalid_request(h))?);
     }
     let handles = &handles[..n];
     distinct(handles)?;
-    check_statuses_ptr(cx, statuses, n as i32)?;
-    cx.bridge.check_can_complete(handles, true)?;
+    check_statuses_ptr(&mem, statuses, n as i32)?;
+    bridge.check_can_complete(handles, true)?;
     let stride = host_mpi::constants().status.size;
     let mut st = [0u64; FEW * host_mpi::MAX_STATUS / 8];
     let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), st.as_mut_ptr() as *mut host_mpi::Status) };
     // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
     let all_done = rc == host_mpi::SUCCESS;
     let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
-    let result = finish_all(cx, requests, handles, done, statuses, |i| host_mpi::status_in(&st, stride, i));
-    result.and(cx.host(rc))
+    let result = finish_all(bridge, &mem, requests, handles, done, statuses, |i| host_mpi::status_in(&st, stride, i));
+    result.and(bridge.check(rc))
 }
 
 #[inline]
@@ -521,14 +541,14 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
     call_owing(&mut env, "MPI_Testall", WORLD, |cx| {
         with_loaded(cx, requests, count, |cx, s| {
             cx.mem.range(flag, 4)?;
-            check_statuses_ptr(cx, statuses, count)?;
+            check_statuses_ptr(&cx.mem, statuses, count)?;
             let Scratch { handles, hosts, statuses: st } = s;
             st.reset(count as usize);
             let mut f = 0;
             let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
             let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
             if f != 0 {
-                result = result.and(finish_all(cx, requests, handles, |_| true, statuses, |i| st.get(i)));
+                result = result.and(finish_all(cx.bridge, &cx.mem, requests, handles, |_| true, statuses, |i| st.get(i)));
             }
             result.and(cx.host(rc))
         })
@@ -548,34 +568,41 @@ pub fn testany(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, index
 #[inline(always)]
 fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
     // One request (HPCC's MPIRandomAccess polls MPI_Testany(1, ...) once per
-    // update): no scratch arrays, no duplicate check.
-    if count == 1 {
-        let h = cx.mem.read_i32(requests)?;
-        let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0];
-        any_arguments(cx, &[h], index, flag, status, wait)?;
-        let mut st = host_mpi::empty_status();
-        let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
-        return any_done(cx, done, &st, requests, &[h], index, flag, status);
+    // update): no scratch arrays, no duplicate check. The context stays in
+    // registers: what follows takes the bridge and the memory (call.rs).
+    if count != 1 {
+        return any_of_many(cx.bridge, cx.mem.view(), count, requests, index, flag, status, wait);
     }
-    with_loaded(cx, requests, count, |cx, s| {
+    let h = cx.mem.read_i32(requests)?;
+    let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0];
+    any_arguments(cx.bridge, &cx.mem, &[h], index, flag, status, wait)?;
+    let mut st = host_mpi::empty_status();
+    let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
+    any_done(cx.bridge, &cx.mem, done, &st, requests, &[h], index, flag, status)
+}
+
+/// `any` on an array of requests other than one.
+#[inline(never)]
+fn any_of_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32, index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
+    loaded(bridge, &mem, requests, count, |bridge, s| {
         let Scratch { handles, hosts, .. } = s;
-        any_arguments(cx, handles, index, flag, status, wait)?;
+        any_arguments(bridge, &mem, handles, index, flag, status, wait)?;
         let mut st = host_mpi::empty_status();
-        any_done(cx, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, handles, index, flag, status)
+        any_done(bridge, &mem, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, handles, index, flag, status)
     })
 }
 
 /// The output arguments of MPI_Testany/Waitany, checked before the host
 /// call; and for Waitany, that the requests can complete at all.
 #[inline(always)]
-fn any_arguments(cx: &Ctx, handles: &[i32], index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
-    cx.mem.range(index, 4)?;
+fn any_arguments(bridge: &Bridge, mem: &GuestMemory, handles: &[i32], index: u32, flag: Option<u32>, status: u32, wait: bool) -> MpiResult {
+    mem.range(index, 4)?;
     if let Some(f) = flag {
-        cx.mem.range(f, 4)?;
+        mem.range(f, 4)?;
     }
-    cx.check_status_ptr(status)?;
+    super::status::check_status_ptr(mem, status)?;
     if wait {
-        cx.bridge.check_can_complete(handles, false)?;
+        bridge.check_can_complete(handles, false)?;
     }
     Ok(())
 }
@@ -598,18 +625,19 @@ fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool, st: &mut host_
 
 /// Writes MPI_Testany/Waitany's results and frees the completed request.
 #[inline(always)]
-fn any_done(cx: &mut Ctx, (rc, idx, f): (i32, i32, i32), st: &host_mpi::Status, requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
-    cx.host(rc)?;
-    let idx = index_out(cx, idx);
-    cx.mem.write_i32(index, idx)?;
+#[allow(clippy::too_many_arguments)]
+fn any_done(bridge: &mut Bridge, mem: &GuestMemory, (rc, idx, f): (i32, i32, i32), st: &host_mpi::Status, requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
+    bridge.check(rc)?;
+    let idx = index_out(bridge, idx);
+    mem.write_i32(index, idx)?;
     if let Some(p) = flag {
-        cx.mem.write_i32(p, f)?;
+        mem.write_i32(p, f)?;
     }
     if f != 0 {
         if idx != abi::c::MPI_UNDEFINED {
-            completed(cx, requests + 4 * idx as u32, handles[idx as usize], status)?;
+            completed(bridge, mem.view(), requests + 4 * idx as u32, handles[idx as usize], status)?;
         }
-        cx.write_status(status, st)?;
+        super::status::write_status(bridge, mem.view(), status, st)?;
     }
     Ok(())
 }
@@ -627,7 +655,7 @@ pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, ou
 fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {
     with_loaded(cx, requests, incount, |cx, s| {
         cx.mem.range(outcount, 4)?;
-        check_statuses_ptr(cx, statuses, incount)?;
+        check_statuses_ptr(&cx.mem, statuses, incount)?;
         if wait {
             cx.bridge.check_can_complete(&s.handles, false)?;
         }
@@ -644,16 +672,16 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             }
         };
         cx.host(rc)?;
-        let out = index_out(cx, out);
+        let out = index_out(cx.bridge, out);
         cx.mem.write_i32(outcount, out)?;
         for slot in 0..out.max(0) as usize {
             let i = unsafe { idx.add(slot).read_unaligned() } as usize;
             if i >= handles.len() {
                 return Err(MpiError::new(abi::c::MPI_ERR_INTERN, "host returned an index out of range"));
             }
-            completed(cx, requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
+            completed(cx.bridge, cx.mem.view(), requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
         }
-        write_statuses(cx, statuses, |i| st.get(i), out.max(0) as usize)
+        write_statuses(cx.bridge, &cx.mem, statuses, |i| st.get(i), out.max(0) as usize)
     })
 }
 

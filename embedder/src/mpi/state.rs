@@ -81,6 +81,20 @@ pub(super) struct Specials {
     pub(super) undefined: i32,
 }
 
+impl Specials {
+    /// A host rank as the guest sees it.
+    #[inline]
+    pub(super) fn rank_out(&self, rank: i32) -> i32 {
+        match rank {
+            r if r >= 0 => r,
+            r if r == self.any_source => abi::c::MPI_ANY_SOURCE,
+            r if r == self.proc_null => abi::c::MPI_PROC_NULL,
+            r if r == self.root => abi::c::MPI_ROOT,
+            r => r,
+        }
+    }
+}
+
 /// A host request and what the guest handle must do when it completes.
 /// Every nonblocking call makes one and every completion drops one, so it
 /// holds what all requests need; the rest is boxed in `extra`.

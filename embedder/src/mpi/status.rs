@@ -4,8 +4,8 @@
 //! host's private fields (OpenMPI: cancelled flag + 64-bit count; MPICH: count
 //! and cancelled bits) are stored there byte for byte, so a host status can be
 //! rebuilt from a guest-owned status later (MPI_Get_count and friends).
-use super::{call::Ctx, errors::MpiResult};
-use crate::{abi, host_mpi, host_mpi::StatusLayout};
+use super::{call::Ctx, errors::MpiResult, state::Bridge};
+use crate::{abi, guest_memory::GuestMemory, host_mpi, host_mpi::StatusLayout};
 
 pub struct StatusMap {
     layout: StatusLayout,
@@ -98,31 +98,42 @@ mod tests {
     }
 }
 
+/// Checks a status pointer before the operation that will fill it.
+#[inline]
+pub fn check_status_ptr(mem: &GuestMemory, ptr: u32) -> MpiResult {
+    if ptr != abi::c::MPI_STATUS_IGNORE as u32 {
+        mem.range(ptr, abi::STATUS_SIZE as u64)?;
+    }
+    Ok(())
+}
+
+/// Writes a host status to guest address `ptr` (0 = MPI_STATUS_IGNORE).
+/// Takes the bridge and a view of guest memory, not the `Ctx` (call.rs).
+pub fn write_status(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi::Status) -> MpiResult {
+    if ptr == abi::c::MPI_STATUS_IGNORE as u32 {
+        return Ok(());
+    }
+    let map = bridge.status.as_ref().ok_or_else(|| bridge.not_running())?;
+    let bytes = unsafe { std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
+    let p = map.host_public(bytes);
+    let tag = if p.tag == bridge.specials.any_tag { abi::c::MPI_ANY_TAG } else { p.tag };
+    let error = if p.error == host_mpi::SUCCESS { 0 } else { bridge.guest_error_class(p.error) };
+    let guest = map.to_guest(bytes, Public { source: bridge.specials.rank_out(p.source), tag, error });
+    Ok(mem.write_bytes(ptr, &guest)?)
+}
+
 /// Statuses between the guest's memory and the host.
 impl Ctx<'_> {
     /// Checks a status pointer before the operation that will fill it.
     #[inline]
     pub fn check_status_ptr(&self, ptr: u32) -> MpiResult {
-        if ptr != abi::c::MPI_STATUS_IGNORE as u32 {
-            self.mem.range(ptr, abi::STATUS_SIZE as u64)?;
-        }
-        Ok(())
+        check_status_ptr(&self.mem, ptr)
     }
 
     /// Writes a host status to guest address `ptr` (0 = MPI_STATUS_IGNORE).
+    #[inline]
     pub fn write_status(&self, ptr: u32, host: &host_mpi::Status) -> MpiResult {
-        if ptr == abi::c::MPI_STATUS_IGNORE as u32 {
-            return Ok(());
-        }
-        let map = self.bridge.status.as_ref().ok_or_else(|| self.bridge.not_running())?;
-        let bytes = unsafe {
-            std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>())
-        };
-        let p = map.host_public(bytes);
-        let tag = if p.tag == self.bridge.specials.any_tag { abi::c::MPI_ANY_TAG } else { p.tag };
-        let error = if p.error == host_mpi::SUCCESS { 0 } else { self.bridge.guest_error_class(p.error) };
-        let guest = map.to_guest(bytes, Public { source: self.rank_out(p.source), tag, error });
-        Ok(self.mem.write_bytes(ptr, &guest)?)
+        write_status(self.bridge, self.mem.view(), ptr, host)
     }
 
     /// A guest-owned status as a host status (MPI_Get_count and friends).

@@ -220,10 +220,11 @@ impl Ctx<'_> {
     }
 
     /// The copies a request made by this call keeps until it is freed.
+    #[inline]
     pub(in crate::mpi) fn take_arrays(&mut self) -> Vec<HostArray> {
         let (base, top) = (self.arrays_base, self.arrays_top);
-        (self.arrays_top, self.bridge.arrays_used) = (base, base);
-        self.bridge.arrays.drain(base..top).collect()
+        self.arrays_top = base;
+        take_arrays(self.bridge, base, top)
     }
 
     /// The copied value of the guest int at `at`, if this call copied an
@@ -291,6 +292,14 @@ impl Ctx<'_> {
         let a = self.array(i);
         Ok(if (0..a.len as i64).contains(&(index as i64)) { a.get(index as usize) } else { 0 })
     }
+}
+
+
+/// `bridge.arrays[base..top]`, taken out of the bridge (`Ctx::take_arrays`;
+/// out of line, and without the context, which then stays in registers).
+pub(in crate::mpi) fn take_arrays(bridge: &mut Bridge, base: usize, top: usize) -> Vec<HostArray> {
+    bridge.arrays_used = base;
+    bridge.arrays.drain(base..top).collect()
 }
 
 #[cfg(test)]

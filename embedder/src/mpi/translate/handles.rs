@@ -42,7 +42,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// Records a new host request and writes its guest handle.
+    /// Records a new host request and writes its guest handle. Inlined, as
+    /// `request_entry`.
+    #[inline(always)]
     pub fn out_request(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool) -> MpiResult {
         let handle = if host_mpi::is_null_request(host) {
             abi::c::MPI_REQUEST_NULL
@@ -54,7 +56,9 @@ impl Ctx<'_> {
     }
 
     /// The entry for a new host request; it keeps the host copies of this
-    /// call's int arrays alive until the request is freed.
+    /// call's int arrays alive until the request is freed. Inlined: an
+    /// out-of-line call would take the context's address (call.rs).
+    #[inline(always)]
     pub fn request_entry(&mut self, host: host_mpi::Request, persistent: bool) -> RequestEntry {
         let comm = self.bridge.comms.get(self.comm).map_or(host_mpi::null_communicator(), |c| c.host);
         let extra = if self.arrays_top == self.arrays_base {

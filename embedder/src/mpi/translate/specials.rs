@@ -31,14 +31,7 @@ impl Ctx<'_> {
     }
 
     pub fn rank_out(&self, rank: i32) -> i32 {
-        let s = &self.bridge.specials;
-        match rank {
-            r if r >= 0 => r,
-            r if r == s.any_source => abi::c::MPI_ANY_SOURCE,
-            r if r == s.proc_null => abi::c::MPI_PROC_NULL,
-            r if r == s.root => abi::c::MPI_ROOT,
-            r => r,
-        }
+        self.bridge.specials.rank_out(rank)
     }
 
     /// The host's MPI_UNDEFINED.
