@@ -68,12 +68,18 @@ impl<T> Table<T> {
                 unsafe { std::ptr::write(slot, Some(value)) };
                 i
             }
-            None => {
-                self.user.push(Some(value));
-                self.user.len() - 1
-            }
+            None => self.push(value),
         };
         USER_BASE + i as i32
+    }
+
+    /// `insert` with no freed slot: out of line, so that reusing a slot,
+    /// the common case, saves no registers for a vector that may grow.
+    #[cold]
+    #[inline(never)]
+    fn push(&mut self, value: T) -> usize {
+        self.user.push(Some(value));
+        self.user.len() - 1
     }
 
     /// The user handles in use.
