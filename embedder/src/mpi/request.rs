@@ -18,7 +18,7 @@ use super::{
     call::{call, call_owing, Ctx},
     errors::{Fatal, MpiError, MpiResult},
     grequest,
-    state::Bridge,
+    state::{Bridge, RequestEntry},
     translate::invalid_request,
     MpiEnv,
 };
@@ -151,8 +151,20 @@ fn completed(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, handle: i32, statu
 /// Drops the entry of a completed request; an MPI_Comm_idup's guest
 /// communicator handle then points at the new host communicator, and a
 /// communicator the guest freed meanwhile may go (see `comm::close`).
+/// Inlined: most requests carry no extras and no communicator is closing,
+/// and then retiring is a table removal that needs no saved registers.
+#[inline]
 fn retire(bridge: &mut Bridge, handle: i32) {
     let Some(entry) = bridge.requests.remove(handle) else { return };
+    if entry.extra.is_some() || !bridge.closing.is_empty() {
+        retire_rest(bridge, entry);
+    }
+}
+
+/// `retire` for a request with extras or while communicators are closing.
+#[cold]
+#[inline(never)]
+fn retire_rest(bridge: &mut Bridge, entry: RequestEntry) {
     if let Some(dup) = entry.extra.and_then(|x| x.new_comm) {
         if let Some(c) = bridge.comms.get_mut(dup.guest) {
             *c = super::state::CommEntry::new(dup.host, c.errhandler);
