@@ -59,7 +59,8 @@ impl<'a> GuestMemory<'a> {
     }
 
     /// A second view of the same memory, from the size this one knows (what
-    /// it learns of growth stays with it).
+    /// it learns of growth stays with it; `current` may record it for the
+    /// next call, as `mpi::call` does).
     #[inline]
     pub fn view(&self) -> Self {
         Self { base: self.base, size: Cell::new(self.size.get()), current: self.current }
@@ -225,6 +226,28 @@ mod tests {
         assert_eq!(m.known_size(), SIZE as u64, "the first view learns growth only when it asks");
         assert!(m.range(SIZE as u32, 8).is_ok());
         assert!(v.range((2 * SIZE - 4) as u32, 8).is_err());
+    }
+
+    #[test]
+    fn growth_a_view_learns_is_recorded_for_the_next_call() {
+        let mut buf = vec![0u8; 2 * SIZE];
+        let base = buf.as_mut_ptr();
+        let (current_size, known) = (std::cell::Cell::new(SIZE as u64), std::cell::Cell::new(SIZE as u64));
+        // as `mpi::call` reads the size
+        let current = || {
+            known.set(current_size.get());
+            known.get()
+        };
+        let m = unsafe { GuestMemory::new(base, known.get(), &current) };
+        current_size.set(2 * SIZE as u64); // memory.grow
+        assert!(m.range_known(SIZE as u32, 8).is_none());
+        // only a view (an out-of-line check) asks
+        assert!(m.view().range(SIZE as u32, 8).is_ok());
+        assert_eq!(m.known_size(), SIZE as u64);
+        assert_eq!(known.get(), 2 * SIZE as u64);
+        // the next call starts from the recorded size: its inline check passes
+        let next = unsafe { GuestMemory::new(base, known.get(), &current) };
+        assert_eq!(next.range_known(SIZE as u32, 8), Some(base.wrapping_add(SIZE)));
     }
 
     #[test]

@@ -56,8 +56,9 @@ pub struct MpiEnv {
     /// The guest exports the bridge uses (memory, allocator, function
     /// table); set once the module is instantiated.
     fns: Option<Rc<GuestFns>>,
-    /// The largest memory size seen (a wasm memory never shrinks).
-    known_size: u64,
+    /// The largest memory size seen (a wasm memory never shrinks): set
+    /// whenever a call reads the size, by any view of the memory.
+    known_size: std::cell::Cell<u64>,
     bridge: Bridge,
 }
 
@@ -67,7 +68,7 @@ unsafe impl Send for MpiEnv {}
 
 impl MpiEnv {
     pub fn new() -> Self {
-        Self { fns: None, known_size: 0, bridge: Bridge::new() }
+        Self { fns: None, known_size: std::cell::Cell::new(0), bridge: Bridge::new() }
     }
 
     /// The guest's memory, once the module is instantiated.

@@ -134,6 +134,16 @@ impl DatatypeEntry {
         (dense && small).then(|| count as u64 * self.extent as u64)
     }
 
+    /// The extent of a committed type whose elements lie back to back
+    /// with nothing before the first (predefined types, contiguous derived
+    /// ones), when it is below 2^31: `count` of them at `d` extents from a
+    /// buffer cover `[d·extent, (d + count)·extent)`.
+    #[inline]
+    pub fn dense_extent(&self) -> Option<i64> {
+        let dense = self.committed && self.true_lb == 0 && self.true_extent == self.extent;
+        (dense && (1..=i32::MAX as i64).contains(&self.extent)).then_some(self.extent)
+    }
+
     /// `hull` when it fits 64-bit arithmetic with room for any guest
     /// address (|bounds| < 2^62); `None` for the rest.
     #[inline]

@@ -148,6 +148,20 @@ impl Data {
 }
 
 impl HostArray {
+    /// This entry's emptied int vector, with room for `len`, now the copy
+    /// of the `len` ints at guest `at` (once the caller has filled it).
+    #[inline]
+    fn int_vec(&mut self, at: u32, len: usize) -> &mut Vec<i32> {
+        (self.at, self.len, self.of) = (at, len, Element::Int);
+        if !matches!(self.data, Data::Int(_)) {
+            self.data = Data::of(Element::Int);
+        }
+        let Data::Int(v) = &mut self.data else { unreachable!() };
+        v.clear();
+        v.reserve(len);
+        v
+    }
+
     /// Refills this entry with the `len` `of`s at host address `from`
     /// (checked guest memory, any alignment).
     ///
@@ -217,6 +231,42 @@ impl Ctx<'_> {
         }
         (self.arrays_top, self.bridge.arrays_used) = (top + 1, top + 1);
         Ok(top)
+    }
+
+    /// Copies of two guest int arrays of `len` (a v-collective's counts and
+    /// displacements) made in one pass that hands each pair of values to
+    /// `each` (the buffer check's hull); `None`, copying nothing, when this
+    /// call already copied either (`host_copy` then finds that copy, so the
+    /// host gets the values any check saw) or both are one array.
+    #[inline(always)]
+    pub(in crate::mpi) fn copy_int_pair(&mut self, a: u32, b: u32, len: usize, mut each: impl FnMut(i32, i32)) -> MpiResult<Option<(usize, usize)>> {
+        let (base, top) = (self.arrays_base, self.arrays_top);
+        let copied = |at: u32| self.bridge.arrays[base..top].iter().any(|x| x.at == at && x.len == len && x.of == Element::Int);
+        // one array as both: two copies might differ, so the general way
+        if a == b || copied(a) || copied(b) {
+            return Ok(None);
+        }
+        let (from_a, from_b) = (self.mem.range(a, len as u64 * 4)? as *const i32, self.mem.range(b, len as u64 * 4)? as *const i32);
+        while self.bridge.arrays.len() < top + 2 {
+            self.bridge.new_array_entry(Element::Int);
+        }
+        let (x, y) = self.bridge.arrays[top..top + 2].split_at_mut(1);
+        let (va, vb) = (x[0].int_vec(a, len), y[0].int_vec(b, len));
+        let (sa, sb) = (&mut va.spare_capacity_mut()[..len], &mut vb.spare_capacity_mut()[..len]);
+        for i in 0..len {
+            // Safety: `range` checked both arrays' `len` ints.
+            let (u, v) = unsafe { (from_a.add(i).read_unaligned(), from_b.add(i).read_unaligned()) };
+            sa[i].write(u);
+            sb[i].write(v);
+            each(u, v);
+        }
+        // Safety: the first `len` elements of each were written above.
+        unsafe { (va.set_len(len), vb.set_len(len)) };
+        if va.capacity().max(vb.capacity()) > SPARE_MAX_LEN {
+            self.bridge.arrays_oversized = true;
+        }
+        (self.arrays_top, self.bridge.arrays_used) = (top + 2, top + 2);
+        Ok(Some((top, top + 1)))
     }
 
     /// The copies a request made by this call keeps until it is freed.
