@@ -16,8 +16,18 @@ use std::{cell::Cell, fmt};
 pub struct GuestMemory<'a> {
     base: *mut u8,
     size: Cell<u64>,
-    /// Reads the memory's current size (it may have grown).
-    current: Option<&'a dyn Fn() -> u64>,
+    /// How to learn that the memory grew; `None` for a fixed view.
+    growth: Option<Growth<'a>>,
+}
+
+/// Reads the memory's current size, and records each size read where the
+/// next call's memory starts from: so what any view of the memory learns
+/// (an out-of-line check works on a `view`) carries over, not just what
+/// the first view learns.
+#[derive(Clone, Copy)]
+struct Growth<'a> {
+    current: &'a dyn Fn() -> u64,
+    known: &'a Cell<u64>,
 }
 
 /// A guest range `[start, start + len)` that does not lie inside the memory.
@@ -43,10 +53,11 @@ impl fmt::Display for OutOfBounds {
 
 impl<'a> GuestMemory<'a> {
     /// # Safety
-    /// `base` must be the memory's (fixed) base, `known_size` a size it has
-    /// had, and `current` must return its current size.
-    pub unsafe fn new(base: *mut u8, known_size: u64, current: &'a dyn Fn() -> u64) -> Self {
-        Self { base, size: Cell::new(known_size), current: Some(current) }
+    /// `base` must be the memory's (fixed) base, `known` a size it has had
+    /// (updated whenever a view reads the size), and `current` must return
+    /// its current size.
+    pub unsafe fn new(base: *mut u8, known: &'a Cell<u64>, current: &'a dyn Fn() -> u64) -> Self {
+        Self { base, size: Cell::new(known.get()), growth: Some(Growth { current, known }) }
     }
 
     /// A view at a fixed size, for the host's own work between guest calls
@@ -55,18 +66,18 @@ impl<'a> GuestMemory<'a> {
     /// # Safety
     /// `base` must be valid for reads and writes of `size` bytes.
     pub unsafe fn from_raw(base: *mut u8, size: u64) -> Self {
-        Self { base, size: Cell::new(size), current: None }
+        Self { base, size: Cell::new(size), growth: None }
     }
 
-    /// A second view of the same memory, from the size this one knows (what
-    /// it learns of growth stays with it; `current` may record it for the
-    /// next call, as `mpi::call` does).
+    /// A second view of the same memory, from the size this one knows
+    /// (what it learns of growth stays with it, and is recorded for the
+    /// next call).
     #[inline]
     pub fn view(&self) -> Self {
-        Self { base: self.base, size: Cell::new(self.size.get()), current: self.current }
+        Self { base: self.base, size: Cell::new(self.size.get()), growth: self.growth }
     }
 
-    /// The largest size seen (to carry over to the next call).
+    /// The largest size this view has seen.
     #[inline]
     pub fn known_size(&self) -> u64 {
         self.size.get()
@@ -95,8 +106,11 @@ impl<'a> GuestMemory<'a> {
         let start = ptr as i64 + lb; // |lb| < 2^63 - 2^32: no overflow for real extents
         let fits = |size: u64| start >= 0 && (start as u64).checked_add(len).is_some_and(|end| end <= size);
         if !fits(self.size.get()) {
-            if let Some(current) = self.current {
-                self.size.set(current()); // the memory may have grown since
+            if let Some(Growth { current, known }) = self.growth {
+                // the memory may have grown since
+                let size = current();
+                self.size.set(size);
+                known.set(size);
             }
             if !fits(self.size.get()) {
                 return Err(OutOfBounds { start, len, size: self.size.get() });
@@ -203,7 +217,8 @@ mod tests {
         let mut buf = vec![0u8; 2 * SIZE];
         let current_size = std::cell::Cell::new(SIZE as u64);
         let current = || current_size.get();
-        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        let known = Cell::new(SIZE as u64);
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
         assert!(m.range(SIZE as u32, 8).is_err(), "not grown yet");
         current_size.set(2 * SIZE as u64); // memory.grow
         assert!(m.range(SIZE as u32, 8).is_ok());
@@ -217,7 +232,8 @@ mod tests {
         let base = buf.as_mut_ptr();
         let current_size = std::cell::Cell::new(SIZE as u64);
         let current = || current_size.get();
-        let m = unsafe { GuestMemory::new(base, SIZE as u64, &current) };
+        let known = Cell::new(SIZE as u64);
+        let m = unsafe { GuestMemory::new(base, &known, &current) };
         current_size.set(2 * SIZE as u64); // memory.grow
         let v = m.view();
         assert_eq!(v.known_size(), SIZE as u64);
@@ -232,13 +248,9 @@ mod tests {
     fn growth_a_view_learns_is_recorded_for_the_next_call() {
         let mut buf = vec![0u8; 2 * SIZE];
         let base = buf.as_mut_ptr();
-        let (current_size, known) = (std::cell::Cell::new(SIZE as u64), std::cell::Cell::new(SIZE as u64));
-        // as `mpi::call` reads the size
-        let current = || {
-            known.set(current_size.get());
-            known.get()
-        };
-        let m = unsafe { GuestMemory::new(base, known.get(), &current) };
+        let (current_size, known) = (Cell::new(SIZE as u64), Cell::new(SIZE as u64));
+        let current = || current_size.get();
+        let m = unsafe { GuestMemory::new(base, &known, &current) };
         current_size.set(2 * SIZE as u64); // memory.grow
         assert!(m.range_known(SIZE as u32, 8).is_none());
         // only a view (an out-of-line check) asks
@@ -246,7 +258,7 @@ mod tests {
         assert_eq!(m.known_size(), SIZE as u64);
         assert_eq!(known.get(), 2 * SIZE as u64);
         // the next call starts from the recorded size: its inline check passes
-        let next = unsafe { GuestMemory::new(base, known.get(), &current) };
+        let next = unsafe { GuestMemory::new(base, &known, &current) };
         assert_eq!(next.range_known(SIZE as u32, 8), Some(base.wrapping_add(SIZE)));
     }
 
@@ -258,7 +270,8 @@ mod tests {
             asked.set(asked.get() + 1);
             2 * SIZE as u64
         };
-        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        let known = Cell::new(SIZE as u64);
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
         let cases = [(0, 0), (0, SIZE as u64), (SIZE as u32 - 8, 8), (SIZE as u32 - 8, 9), (SIZE as u32, 0), (SIZE as u32, 1), (u32::MAX, 1), (8, u64::MAX), (0xffff_fff0, 0x20)];
         for (ptr, len) in cases {
             let fast = m.range_known(ptr, len);

@@ -192,16 +192,8 @@ fn run_body(
     let store: *mut StoreMut = &mut store;
     // Safety: the store outlives this call; the memory's base never moves
     // (static memory) and the memory never shrinks.
-    // What any view of the memory learns of its growth (the buffer checks'
-    // out-of-line views included) is kept for the next call: a size learnt
-    // only by a view once made every later check of a buffer in the grown
-    // part take the slow path and ask again.
-    let current = || {
-        let size = fns.memory_size(unsafe { &*store });
-        known_size.set(size);
-        size
-    };
-    let mem = unsafe { GuestMemory::new(fns.base, known_size.get(), &current) };
+    let current = || fns.memory_size(unsafe { &*store });
+    let mem = unsafe { GuestMemory::new(fns.base, known_size, &current) };
     let active = bridge.user_functions.then(|| callbacks::Active::enter(store, Rc::as_ptr(fns)));
     let arrays_base = bridge.arrays_used;
     let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays_base, arrays_top: arrays_base };

@@ -129,7 +129,7 @@ impl DatatypeEntry {
     /// every other case, which `hull` handles.
     #[inline]
     pub fn dense_len(&self, count: i64) -> Option<u64> {
-        let dense = self.committed && self.true_lb == 0 && self.true_extent == self.extent;
+        let dense = self.is_dense();
         let small = (count as u64) <= u32::MAX as u64 && (self.extent as u64).wrapping_sub(1) < u32::MAX as u64;
         (dense && small).then(|| count as u64 * self.extent as u64)
     }
@@ -140,8 +140,14 @@ impl DatatypeEntry {
     /// buffer cover `[d·extent, (d + count)·extent)`.
     #[inline]
     pub fn dense_extent(&self) -> Option<i64> {
-        let dense = self.committed && self.true_lb == 0 && self.true_extent == self.extent;
-        (dense && (1..=i32::MAX as i64).contains(&self.extent)).then_some(self.extent)
+        (self.is_dense() && (1..=i32::MAX as i64).contains(&self.extent)).then_some(self.extent)
+    }
+
+    /// Committed, and its elements lie back to back from the buffer
+    /// pointer on (`dense_len`, `dense_extent` add their size limits).
+    #[inline]
+    fn is_dense(&self) -> bool {
+        self.committed && self.true_lb == 0 && self.true_extent == self.extent
     }
 
     /// `hull` when it fits 64-bit arithmetic with room for any guest

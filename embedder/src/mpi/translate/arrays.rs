@@ -197,13 +197,21 @@ impl Ctx<'_> {
     #[inline]
     pub(in crate::mpi) fn host_copy(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<usize> {
         let len = n.max(0) as usize;
-        let (base, top) = (self.arrays_base, self.arrays_top);
-        // newest first: the common lookup is of the array just copied
-        // (a v-collective's counts, by its buffer check, then for the host)
-        match self.bridge.arrays[base..top].iter().rposition(|a| a.at == ptr && a.len == len && a.of == of) {
-            Some(i) => Ok(base + i),
+        match self.copied(ptr, len, of) {
+            Some(i) => Ok(i),
             None => self.copy_in(ptr, len, of),
         }
+    }
+
+    /// The index of this call's copy of the `len` `of`s at guest `ptr`, if
+    /// it made one.
+    #[inline]
+    fn copied(&self, ptr: u32, len: usize, of: Element) -> Option<usize> {
+        let base = self.arrays_base;
+        // newest first: the common lookup is of the array just copied
+        // (a v-collective's counts, by its buffer check, then for the host)
+        let i = self.bridge.arrays[base..self.arrays_top].iter().rposition(|a| a.at == ptr && a.len == len && a.of == of)?;
+        Some(base + i)
     }
 
     /// Copy `i` (an index from `host_copy`).
@@ -240,12 +248,11 @@ impl Ctx<'_> {
     /// host gets the values any check saw) or both are one array.
     #[inline(always)]
     pub(in crate::mpi) fn copy_int_pair(&mut self, a: u32, b: u32, len: usize, mut each: impl FnMut(i32, i32)) -> MpiResult<Option<(usize, usize)>> {
-        let (base, top) = (self.arrays_base, self.arrays_top);
-        let copied = |at: u32| self.bridge.arrays[base..top].iter().any(|x| x.at == at && x.len == len && x.of == Element::Int);
         // one array as both: two copies might differ, so the general way
-        if a == b || copied(a) || copied(b) {
+        if a == b || self.copied(a, len, Element::Int).is_some() || self.copied(b, len, Element::Int).is_some() {
             return Ok(None);
         }
+        let top = self.arrays_top;
         let (from_a, from_b) = (self.mem.range(a, len as u64 * 4)? as *const i32, self.mem.range(b, len as u64 * 4)? as *const i32);
         while self.bridge.arrays.len() < top + 2 {
             self.bridge.new_array_entry(Element::Int);

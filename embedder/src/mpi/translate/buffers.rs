@@ -100,10 +100,8 @@ impl Ctx<'_> {
             let cs = self.array(c).ints().unwrap_or_default();
             cs.iter().try_for_each(|&c| datatype::check_count(c.into()))?;
         }
-        if lo >= hi {
-            return Ok(self.mem.unchecked_empty(ptr));
-        }
-        Ok(self.mem.span(ptr, lo, (hi - lo) as u64)?)
+        // no block: (MAX, MIN), which `hull_at` takes for empty
+        hull_at(&self.mem, ptr, (lo.into(), hi.into()))
     }
 
     /// The large-count form's v-collective buffer: MPI_Count counts, guest
@@ -269,7 +267,8 @@ mod span_tests {
         // asks for the current size when the known one is too small
         let mut buf = vec![0u8; 2 * SIZE];
         let current = || 2 * SIZE as u64;
-        let mem = unsafe { GuestMemory::new(buf.as_mut_ptr(), SIZE as u64, &current) };
+        let known = std::cell::Cell::new(SIZE as u64);
+        let mem = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
         let mut bridge = Bridge::new();
         let cx = Ctx::for_test(mem, &mut bridge);
         assert!(cx.buffer(SIZE as u32, 4, &int(4)).is_ok());
@@ -371,13 +370,24 @@ mod span_tests {
         };
         for _ in 0..20_000 {
             let n = next(6) as usize;
-            let extent = [1, 4, 8, 12, 24, 1000, 1 << 20][next(7) as usize];
+            let extent = [1, 4, 8, 12, 24, 1000, 1 << 20, i32::MAX as i64][next(8) as usize];
             let ptr = next(SIZE as u64) as u32;
             let mem = unsafe { GuestMemory::from_raw(buf.as_mut_ptr(), SIZE as u64) };
             for i in 0..n {
-                let count = if next(50) == 0 { -1 } else { next(40) as i32 };
+                // now and then the extremes: a negative count, the largest
+                // count, the farthest displacements either way
+                let count = match next(50) {
+                    0 => -1,
+                    1 => i32::MAX,
+                    _ => next(40) as i32,
+                };
+                let displ = match next(50) {
+                    0 => i32::MIN,
+                    1 => i32::MAX,
+                    _ => next(4000) as i32 - 2000,
+                };
                 mem.write_i32(4 * i as u32, count).unwrap();
-                mem.write_i32(256 + 4 * i as u32, next(4000) as i32 - 2000).unwrap();
+                mem.write_i32(256 + 4 * i as u32, displ).unwrap();
             }
             let dt = DatatypeEntry { true_extent: extent, ..int(extent) };
             assert_eq!(dt.dense_extent(), Some(extent));
