@@ -78,7 +78,7 @@ impl<'a> GuestMemory<'a> {
     }
 
     /// The largest size this view has seen.
-    #[inline]
+    #[cfg(test)]
     pub fn known_size(&self) -> u64 {
         self.size.get()
     }

@@ -72,12 +72,20 @@ impl Bridge {
 
     /// MPI_ERR_REQUEST if a blocking wait on `handles` could never return:
     /// `all` (Wait, Waitall) needs every request, Waitany/Waitsome one.
+    #[inline]
     pub fn check_can_complete(&self, handles: &[i32], all: bool) -> MpiResult {
         // every MPI_Wait comes here: nothing to do unless the guest made
-        // generalized requests; then no allocation, one lookup per request
+        // generalized requests
         if !self.grequests_started {
             return Ok(());
         }
+        self.check_grequests_can_complete(handles, all)
+    }
+
+    /// `check_can_complete` once the guest has made generalized requests:
+    /// no allocation, one lookup per request.
+    #[inline(never)]
+    fn check_grequests_can_complete(&self, handles: &[i32], all: bool) -> MpiResult {
         let stuck = |h: &i32| self.requests.get(*h).and_then(|e| e.grequest()).is_some_and(|g| !g.complete);
         let mut live = handles.iter().filter(|&&h| h != abi::c::MPI_REQUEST_NULL).peekable();
         let never = if all { live.any(stuck) } else { live.peek().is_some() && live.all(stuck) };

@@ -10,7 +10,7 @@
 //! the stack (`waitall_few`). A request may appear once in an array (the
 //! host would complete, and free, it twice); MPI_REQUEST_NULL any number of
 //! times.
-use std::cell::RefCell;
+use std::{cell::RefCell, mem::MaybeUninit};
 
 use wasmer::FunctionEnvMut;
 
@@ -129,23 +129,35 @@ fn distinct(handles: &[i32]) -> MpiResult {
 /// After request `handle` (stored at guest `ptr`) completed: free it unless
 /// it is persistent, and null the guest's handle. A generalized request's
 /// query function will fill the guest status at `status` (0: ignored).
-/// Takes the bridge and a view of guest memory, not the `Ctx` (call.rs).
-fn completed(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, handle: i32, status: u32) -> MpiResult {
-    if handle == NULL {
+/// Takes the bridge and the guest memory, not the `Ctx` (call.rs). Every
+/// request of every Wait comes here: a request with no extras, while no
+/// communicator is closing, is dropped where it lies (passing it on, as
+/// `retire` does, copied it twice), and this is inlined into each caller.
+#[inline(always)]
+fn completed(bridge: &mut Bridge, mem: &GuestMemory, ptr: u32, handle: i32, status: u32) -> MpiResult {
+    let Some(e) = bridge.requests.get_mut(handle) else { return Ok(()) };
+    if e.persistent {
+        (e.active, e.cancelled) = (false, false);
         return Ok(());
     }
-    match bridge.requests.get_mut(handle) {
-        Some(e) if e.persistent => (e.active, e.cancelled) = (false, false),
-        Some(e) => {
-            if let Some(g) = e.extra.as_mut().and_then(|x| x.grequest.take()) {
-                bridge.owe_completion(g, status);
-            }
-            retire(bridge, handle);
-            mem.write_i32(ptr, NULL)?;
-        }
-        None => {}
+    if e.extra.is_some() || !bridge.closing.is_empty() {
+        completed_rest(bridge, handle, status);
+    } else {
+        bridge.requests.remove(handle);
     }
+    mem.write_i32(ptr, NULL)?;
     Ok(())
+}
+
+/// `completed` for a request with extras (a generalized request's
+/// completion is owed to the guest) or while communicators are closing.
+#[cold]
+#[inline(never)]
+fn completed_rest(bridge: &mut Bridge, handle: i32, status: u32) {
+    if let Some(g) = bridge.requests.get_mut(handle).and_then(|e| e.extra.as_mut()).and_then(|x| x.grequest.take()) {
+        bridge.owe_completion(g, status);
+    }
+    retire(bridge, handle);
 }
 
 /// Drops the entry of a completed request; an MPI_Comm_idup's guest
@@ -232,7 +244,7 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
         cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
         cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
-        completed(cx.bridge, cx.mem.view(), request, h, status)?;
+        completed(cx.bridge, &cx.mem, request, h, status)?;
         cx.write_status(status, &st)
     })
 }
@@ -248,7 +260,7 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
         cx.host(unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) })?;
         cx.mem.write_i32(flag, f)?;
         if f != 0 {
-            completed(cx.bridge, cx.mem.view(), request, h, status)?;
+            completed(cx.bridge, &cx.mem, request, h, status)?;
             cx.write_status(status, &st)?;
         }
         Ok(())
@@ -495,12 +507,20 @@ fn finish_all(
     statuses: u32,
     status: impl Fn(usize) -> host_mpi::Status,
 ) -> MpiResult {
+    complete_done(bridge, mem, requests, handles, done, statuses)?;
+    write_statuses(bridge, mem, statuses, status, handles.len())
+}
+
+/// Completes the requests of `handles` (at guest `requests`) that `done`
+/// selects; a generalized request's status goes to its slot of `statuses`.
+#[inline]
+fn complete_done(bridge: &mut Bridge, mem: &GuestMemory, requests: u32, handles: &[i32], done: impl Fn(usize) -> bool, statuses: u32) -> MpiResult {
     for (i, &h) in handles.iter().enumerate() {
         if done(i) {
-            completed(bridge, mem.view(), requests + 4 * i as u32, h, status_slot(statuses, i))?;
+            completed(bridge, mem, requests + 4 * i as u32, h, status_slot(statuses, i))?;
         }
     }
-    write_statuses(bridge, mem, statuses, status, handles.len())
+    Ok(())
 }
 
 #[inline]
@@ -553,13 +573,22 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
     distinct(handles)?;
     check_statuses_ptr(&mem, statuses, n as i32)?;
     bridge.check_can_complete(handles, true)?;
-    let stride = host_mpi::constants().status.size;
-    let mut st = [0u64; FEW * host_mpi::MAX_STATUS / 8];
-    let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), st.as_mut_ptr() as *mut host_mpi::Status) };
+    // Statuses the guest ignores are ignored on the host too: no array to
+    // clear, none for the host to fill.
+    let ignored = statuses == abi::c::MPI_STATUSES_IGNORE as u32;
+    let mut st = MaybeUninit::<[u64; FEW * host_mpi::MAX_STATUS / 8]>::uninit();
+    let host_statuses = if ignored { bridge.statuses_ignore as *mut host_mpi::Status } else { st.write([0; FEW * host_mpi::MAX_STATUS / 8]).as_mut_ptr() as *mut host_mpi::Status };
+    let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), host_statuses) };
     // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
     let all_done = rc == host_mpi::SUCCESS;
     let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
-    let result = finish_all(bridge, &mem, requests, handles, done, statuses, |i| host_mpi::status_in(&st, stride, i));
+    let mut result = complete_done(bridge, &mem, requests, handles, done, statuses);
+    if !ignored && result.is_ok() {
+        // Safety: written above unless ignored
+        let st = unsafe { st.assume_init_ref() };
+        let stride = host_mpi::constants().status.size;
+        result = write_statuses(bridge, &mem, statuses, |i| host_mpi::status_in(st, stride, i), n);
+    }
     result.and(bridge.check(rc))
 }
 
@@ -662,7 +691,7 @@ fn any_done(bridge: &mut Bridge, mem: &GuestMemory, (rc, idx, f): (i32, i32, i32
     }
     if f != 0 {
         if idx != abi::c::MPI_UNDEFINED {
-            completed(bridge, mem.view(), requests + 4 * idx as u32, handles[idx as usize], status)?;
+            completed(bridge, mem, requests + 4 * idx as u32, handles[idx as usize], status)?;
         }
         super::status::write_status(bridge, mem.view(), status, st)?;
     }
@@ -706,7 +735,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             if i >= handles.len() {
                 return Err(MpiError::new(abi::c::MPI_ERR_INTERN, "host returned an index out of range"));
             }
-            completed(cx.bridge, cx.mem.view(), requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
+            completed(cx.bridge, &cx.mem, requests + 4 * i as u32, handles[i], status_slot(statuses, slot))?;
         }
         write_statuses(cx.bridge, &cx.mem, statuses, |i| st.get(i), out.max(0) as usize)
     })

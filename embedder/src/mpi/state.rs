@@ -241,6 +241,8 @@ pub struct Bridge {
     pub user_errors: errhandler::UserErrors,
     /// Host address of MPI_IN_PLACE.
     pub(super) in_place: usize,
+    /// Host value of MPI_STATUSES_IGNORE (0 on Open MPI, 1 on MPICH).
+    pub(super) statuses_ignore: usize,
     /// Scratch for request and status arrays (reused: no allocation per call
     /// once warm; see `request::Scratch`).
     pub(super) request_scratch: Option<Box<super::request::Scratch>>,
@@ -305,6 +307,7 @@ impl Bridge {
             errhandlers: errhandler::predefined_table(),
             user_errors: Default::default(),
             in_place: 0,
+            statuses_ignore: 0,
             request_scratch: None,
             arrays: Vec::new(),
             arrays_used: 0,
@@ -365,6 +368,7 @@ impl Bridge {
         self.infos.set_predefined(abi::c::MPI_INFO_NULL, host_mpi::null_info());
         self.infos.set_predefined(abi::c::MPI_INFO_ENV, host_mpi::info_env());
         self.in_place = host.ptrs["MPI_IN_PLACE"];
+        self.statuses_ignore = host.ptrs["MPI_STATUSES_IGNORE"];
         self.specials = Specials {
             any_source: host.int("MPI_ANY_SOURCE"),
             proc_null: host.int("MPI_PROC_NULL"),
