@@ -9,6 +9,7 @@ import json
 import math
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -514,7 +515,20 @@ def check_short_phases(res):
     assert "**DIFFER**" not in report and "**NO**" not in report
     projection = read_csv(res / "plots" / "model_projection.csv")
     assert [r["ranks"] for r in projection] == ["1", "96", "768", "6144"]
-    assert all(0 < float(r["ratio"]) < 2 for r in projection)
+    # A quick run's HPCG-style runs are single and short (a 0.1 s native run
+    # caught in a hiccup once made wasm 2.6 times "faster"), so this checks
+    # the model's plumbing, not the speeds: the ratio is T_native / T_wasm
+    # at every rank count, and at one rank (no messages, the bridge's cost
+    # already in the measured time) it is the run's own compute ratio, with
+    # T_native its native µs per iteration (hpcg.csv).
+    hp1 = [r for r in read_csv(res / "hpcg.csv") if r["ranks"] == "1"]
+    gflops = {k: statistics.median(float(r["gflops"]) for r in hp1 if r["kind"] == k) for k in ("native", "wasm")}
+    t_iter_us = statistics.median(float(r["time_s"]) / (int(r["sets"]) * 50) * 1e6 for r in hp1 if r["kind"] == "native")
+    for r in projection:
+        t_native, t_wasm = float(r["t_native_us"]), float(r["t_wasm_us"])
+        assert t_native > 0 and t_wasm > 0 and math.isclose(float(r["ratio"]), t_native / t_wasm, rel_tol=1e-9), r
+    assert math.isclose(float(projection[0]["ratio"]), gflops["wasm"] / gflops["native"], rel_tol=1e-6), projection[0]
+    assert math.isclose(float(projection[0]["t_native_us"]), t_iter_us, rel_tol=1e-6), projection[0]
     assert "MPIWasm paper, measured" in report and "| 0.86 |" in report
 
 
