@@ -503,8 +503,9 @@ def report(results, meta, agg, slow, hpcg_sum, hpcg_png, back_sum, back_png, imb
         "median of `t_avg`; the error bar runs from the smallest `t_min` to the largest `t_max`. "
         "The 0-byte sample cannot be drawn on a log axis; it is in the tables and in the slowdown.")
     add(f"- Slowdown (positive = wasm slower): **{SLOWDOWN_FORMULA}**, with t the median `t_avg` "
-        "(PingPong/PingPing: their one time column). Sizes where either median is 0.00 µs (below the "
-        "printed resolution) are skipped and counted. MPIWasm (Chadha et al., PPoPP '23) defines the "
+        "(PingPong/PingPing: their one time column), printed to the nanosecond (before 2026-11-28 to "
+        "0.01 µs, which made 1-process collectives' ratios 1, 2 or 3). Sizes where either median is 0 (below "
+        "the printed resolution) are skipped and counted. MPIWasm (Chadha et al., PPoPP '23) defines the "
         "slowdown as the GM over sizes of t_native/t_wasm, minus one: that is the column *paper's formula*, "
         "1/(1 + slowdown) − 1, negative when wasm is slower. The paper's reported values (0.05–0.14) are "
         "positive, so it reports the magnitude; for small values the two columns agree up to sign.")

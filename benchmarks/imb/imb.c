@@ -427,24 +427,27 @@ static double mbytes_per_sec(double bytes, double usec)
     return usec > 0 ? bytes / MIB / (usec * 1e-6) : 0.0;
 }
 
+/* Times to the nanosecond (IMB prints two decimals): a collective on one
+ * process takes 10-50 ns, where 0.01 us steps made wasm/native ratios of
+ * 1, 2 or 3 whatever the times were. */
 static void print_row(int id, size_t bytes, long reps, double tmin, double tmax, double tavg)
 {
     const bench_t *b = &benches[id];
     unsigned long ub = (unsigned long)bytes;
     switch (b->kind) {
     case K_SINGLE:
-        printf("%13lu%13ld%13.2f%13.2f\n", ub, reps, tmax,
+        printf("%13lu%13ld%13.3f%13.2f\n", ub, reps, tmax,
                mbytes_per_sec((double)b->bw_mult * (double)bytes, tmax));
         break;
     case K_MULTI:
-        printf("%13lu%13ld%13.2f%13.2f%13.2f%13.2f\n", ub, reps, tmin, tmax, tavg,
+        printf("%13lu%13ld%13.3f%13.3f%13.3f%13.2f\n", ub, reps, tmin, tmax, tavg,
                mbytes_per_sec((double)b->bw_mult * (double)bytes, tmax));
         break;
     case K_COLL:
-        printf("%13lu%13ld%13.2f%13.2f%13.2f\n", ub, reps, tmin, tmax, tavg);
+        printf("%13lu%13ld%13.3f%13.3f%13.3f\n", ub, reps, tmin, tmax, tavg);
         break;
     default:
-        printf("%13ld%13.2f%13.2f%13.2f\n", reps, tmin, tmax, tavg);
+        printf("%13ld%13.3f%13.3f%13.3f\n", reps, tmin, tmax, tavg);
         break;
     }
     fflush(stdout);

@@ -108,7 +108,7 @@ def check_tables(text):
             assert 1 <= r["#repetitions"] <= 10, (name, r)
             times = [v for c, v in r.items() if c.endswith("[usec]")]
             assert all(math.isfinite(v) and v >= 0 for v in times), (name, r)
-            # printed with 2 decimals: an empty operation (0 bytes) may show 0.00
+            # printed to the nanosecond: an empty operation (0 bytes) may show 0.000
             if r.get("#bytes", 1) > 0:
                 assert max(times) > 0, (name, r)
             if "t_min[usec]" in r:
@@ -116,6 +116,15 @@ def check_tables(text):
             if "Mbytes/sec" in r:
                 assert math.isfinite(r["Mbytes/sec"]) and r["Mbytes/sec"] >= 0
                 assert r["#bytes"] > 0 or r["Mbytes/sec"] == 0, (name, r)
+    # times to the nanosecond, rates to 0.01 MB/s: every data row's fields
+    rows = [l.split() for l in text.splitlines() if re.match(r"\s+\d+\s", l)]
+    assert rows
+    for fields in rows:
+        if len(fields) == 4 and "." in fields[1]:  # Barrier: no #bytes column
+            times = fields[1:]
+        else:  # #bytes, #repetitions, then one time (PingPong, PingPing) or three
+            times = fields[2:3] if len(fields) == 4 else fields[2:5]
+        assert all(re.fullmatch(r"\d+\.\d{3}", f) for f in times), fields
     return tables
 
 
