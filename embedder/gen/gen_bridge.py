@@ -278,7 +278,7 @@ def gen_fn(f):
     leader, leader_only = LEADER_ONLY.get(plain(f.short), (None, set()))
     if leader:
         body.append(f"let at_leader = comm_.rank == {leader};")
-    done = set()
+    done, spanned = set(), set()
     # datatypes shared by several buffers (or outside collectives) are
     # translated up front; a collective buffer's own type only where MPI
     # reads it (not with MPI_IN_PLACE, not at ranks that ignore it)
@@ -299,11 +299,18 @@ def gen_fn(f):
             cond = significance(f, p, rooted)
             own = dt["name"] not in done
             dt_ref = "&dt" if own else f"&{dt['name']}_"
+            vspan = None
             if (f.key, p["name"]) in VSPANS:
                 counts, displs = VSPANS[(f.key, p["name"])]
                 # large-count forms: MPI_Count counts, 32-bit guest MPI_Aint displacements
                 vbuffer = "vbuffer_c" if f.short.endswith("_c") else "vbuffer"
                 translate = f"cx.{vbuffer}({n}, {counts}, {displs}, {peers(f, counts)}, {dt_ref})?"
+                # the arrays' host copies come with the buffer (`VBuffer`)
+                assert f.collective and own, f.name
+                for a in (counts, displs):
+                    assert significance(f, f.by_name[a], rooted) == cond, (f.name, a)
+                    spanned.add(a)
+                vspan = (counts, displs, [array_copy(f, f.by_name[a]) for a in (counts, displs)])
             else:
                 count = SPANS.get((f.key, p["name"])) or f"{pair(f, p, 'POLYXFER_NUM_ELEM_NNI')['name']} as i64"
                 if f.short.endswith("_c"):
@@ -314,19 +321,18 @@ def gen_fn(f):
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
             else:
-                body.append(collective_buffer(f, p, dt, cond, translate, own))
+                body.append(collective_buffer(f, p, dt, cond, translate, own, vspan))
             args.append(f"{n}_ as _")
             if f.key.endswith("_begin"):
                 after.append(f"cx.split_begin({fh['name']}, {n})?;")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
-            # inputs: host copies (guest code may run before the host is done)
-            cond = significance(f, p, rooted)
-            # the large-count forms' MPI_Count arrays are 64-bit on both
-            # sides; their MPI_Aint displacements are widened
-            copy = "count_array" if "MPI_Count" in p["cdecl"] else "aint_array" if "MPI_Aint" in p["cdecl"] else "int_array"
-            body.append(f"let {n}_ = if {cond} {{ cx.{copy}({n}, {peers(f, p['name'])})? }} else {{ std::ptr::null() }};")
+            # inputs: host copies (guest code may run before the host is
+            # done), a v-collective buffer's made with its check
+            if p["name"] not in spanned:
+                cond = significance(f, p, rooted)
+                body.append(f"let {n}_ = if {cond} {{ {array_copy(f, p)} }} else {{ std::ptr::null() }};")
             args.append(f"{n}_ as _")
         elif k in INT_ARRAYS and p["length"]:
             # rank lists, [n][3] range triples, topology arrays: inputs as
@@ -485,14 +491,31 @@ def gen_fn(f):
     return "\n".join(lines)
 
 
-def collective_buffer(f, p, dt, cond, translate, own):
+def array_copy(f, p):
+    """The host copy of input array `p` of a collective: the large-count
+    forms' MPI_Count arrays are 64-bit on both sides, their MPI_Aint
+    displacements widened."""
+    copy = "count_array" if "MPI_Count" in p["cdecl"] else "aint_array" if "MPI_Aint" in p["cdecl"] else "int_array"
+    return f"cx.{copy}({rust_ident(p['name'])}, {peers(f, p['name'])})?"
+
+
+def collective_buffer(f, p, dt, cond, translate, own, vspan=None):
     """A collective's buffer argument: checked where MPI reads it at this
     rank (`cond`), passed unchecked but harmless elsewhere (an address inside
     the guest memory, the type if it is valid); MPI_IN_PLACE only where
-    IN_PLACE accepts it. A buffer with its own datatype translates both."""
+    IN_PLACE accepts it. A buffer with its own datatype translates both; a
+    v-collective buffer (`vspan`) also binds its counts and displacements
+    (null where ignored, copied on their own with MPI_IN_PLACE, which the
+    host still checks)."""
     n, dn = rust_ident(p["name"]), rust_ident(dt["name"])
     rule = IN_PLACE.get((f.key, p["name"]))
-    if own:
+    if vspan:
+        counts, displs, copies = vspan
+        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}), std::ptr::null(), std::ptr::null())"
+        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}), {copies[0]}, {copies[1]})"
+        translate = f"{{ let dt = cx.datatype({dn})?; let v = {translate}; (v.buf, dt.host.0, v.counts, v.displs) }}"
+        name = f"({n}_, {dn}_, {rust_ident(counts)}_, {rust_ident(displs)}_)"
+    elif own:
         ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}))"
         in_place = f"(cx.in_place(), cx.datatype_or_null({dn}))"
         translate = f"{{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }}"

@@ -48,9 +48,7 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -75,9 +73,7 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -100,9 +96,7 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -123,12 +117,8 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     call(&mut env, "MPI_Alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -280,9 +270,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -315,9 +303,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -348,9 +334,7 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -379,12 +363,8 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     call(&mut env, "MPI_Ialltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -861,9 +841,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -898,9 +876,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
@@ -933,9 +909,7 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -966,12 +940,8 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     call(&mut env, "MPI_Alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1102,9 +1072,7 @@ pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -1116,9 +1084,7 @@ pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -1130,9 +1096,7 @@ pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -1142,12 +1106,8 @@ pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
     call(&mut env, "MPI_Alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -1175,9 +1135,7 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
@@ -1193,9 +1151,7 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1211,9 +1167,7 @@ pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -1227,12 +1181,8 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Ialltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -1445,9 +1395,7 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if root_args { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1464,9 +1412,7 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let n = comm_.peers;
         let root_ = cx.rank(root, false)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if root_args { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let displs_ = if root_args { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
@@ -1483,9 +1429,7 @@ pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1500,12 +1444,8 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
     call(&mut env, "MPI_Alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();

@@ -323,9 +323,7 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -346,12 +344,8 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Neighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -377,9 +371,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -408,12 +400,8 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Ineighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -496,9 +484,7 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.int_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -529,12 +515,8 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     call(&mut env, "MPI_Neighbor_alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.int_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.int_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.int_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.int_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -550,9 +532,7 @@ pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -562,12 +542,8 @@ pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Neighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -578,9 +554,7 @@ pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -594,12 +568,8 @@ pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     call(&mut env, "MPI_Ineighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
@@ -630,9 +600,7 @@ pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: 
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let displs_ = if true { cx.aint_array(displs, in_n)? } else { std::ptr::null() };
+        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -663,12 +631,8 @@ pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
     call(&mut env, "MPI_Neighbor_alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?, dt.host.0) };
-        let sendcounts_ = if true { cx.count_array(sendcounts, out_n)? } else { std::ptr::null() };
-        let sdispls_ = if true { cx.aint_array(sdispls, out_n)? } else { std::ptr::null() };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?, dt.host.0) };
-        let recvcounts_ = if true { cx.count_array(recvcounts, in_n)? } else { std::ptr::null() };
-        let rdispls_ = if true { cx.aint_array(rdispls, in_n)? } else { std::ptr::null() };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();

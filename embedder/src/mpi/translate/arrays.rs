@@ -243,11 +243,12 @@ impl Ctx<'_> {
 
     /// Copies of two guest int arrays of `len` (a v-collective's counts and
     /// displacements) made in one pass that hands each pair of values to
-    /// `each` (the buffer check's hull); `None`, copying nothing, when this
+    /// `each` (the buffer check's hull), and where the host reads them
+    /// (valid while this call's copies are); `None`, copying nothing, when this
     /// call already copied either (`host_copy` then finds that copy, so the
     /// host gets the values any check saw) or both are one array.
     #[inline(always)]
-    pub(in crate::mpi) fn copy_int_pair(&mut self, a: u32, b: u32, len: usize, mut each: impl FnMut(i32, i32)) -> MpiResult<Option<(usize, usize)>> {
+    pub(in crate::mpi) fn copy_int_pair(&mut self, a: u32, b: u32, len: usize, mut each: impl FnMut(i32, i32)) -> MpiResult<Option<(*const i32, *const i32)>> {
         // one array as both: two copies might differ, so the general way
         if a == b || self.copied(a, len, Element::Int).is_some() || self.copied(b, len, Element::Int).is_some() {
             return Ok(None);
@@ -273,7 +274,7 @@ impl Ctx<'_> {
             self.bridge.arrays_oversized = true;
         }
         (self.arrays_top, self.bridge.arrays_used) = (top + 2, top + 2);
-        Ok(Some((top, top + 1)))
+        Ok(Some((va.as_ptr(), vb.as_ptr())))
     }
 
     /// The copies a request made by this call keeps until it is freed.

@@ -68,9 +68,10 @@ impl Ctx<'_> {
 
     /// A v-collective buffer: rank i's block holds counts[i] elements at
     /// displs[i] extents from `ptr` (either sign); the hull of all blocks is
-    /// checked, on the copies of the arrays that the host gets.
+    /// checked, on the copies of the arrays that the host gets (returned
+    /// with the buffer, so the call need not look them up again).
     #[inline]
-    pub fn vbuffer(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    pub fn vbuffer(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<VBuffer<i32>> {
         match dt.dense_extent() {
             Some(extent) if ptr != abi::c::MPI_IN_PLACE as u32 => self.vbuffer_dense(ptr, counts, displs, n, dt, extent),
             _ => self.vbuffer_of(ptr, (counts, Element::Int), (displs, Element::Int), n, dt),
@@ -80,37 +81,40 @@ impl Ctx<'_> {
     /// `vbuffer` of a dense type (`DatatypeEntry::dense_extent`): block i
     /// is `[displs[i], displs[i] + counts[i])` extents, so the hull needs
     /// neither the type's bounds nor overflow checks (|d·extent| < 2^62,
-    /// (d + c)·extent < 2^63).
+    /// (d + c)·extent < 2^63), nor 128-bit arithmetic.
     #[inline(never)]
-    fn vbuffer_dense(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry, extent: i64) -> MpiResult<*mut u8> {
-        let (mut lo, mut hi, mut negative) = (i64::MAX, i64::MIN, false);
+    fn vbuffer_dense(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry, extent: i64) -> MpiResult<VBuffer<i32>> {
+        let (mut lo, mut hi, mut least) = (i64::MAX, i64::MIN, 0);
         let hull = |c: i32, d: i32| {
+            least = least.min(c);
             let (c, d) = (i64::from(c), i64::from(d));
-            negative |= c < 0;
             if c > 0 {
                 (lo, hi) = (lo.min(d * extent), hi.max((d + c) * extent));
             }
         };
-        let Some((c, _)) = self.copy_int_pair(counts, displs, n.max(0) as usize, hull)? else {
+        let Some((counts, displs)) = self.copy_int_pair(counts, displs, n.max(0) as usize, hull)? else {
             // an array this call already copied (Alltoallv's send and
             // receive counts may be one array): checked on that copy
             return self.vbuffer_of(ptr, (counts, Element::Int), (displs, Element::Int), n, dt);
         };
-        if negative {
-            let cs = self.array(c).ints().unwrap_or_default();
-            cs.iter().try_for_each(|&c| datatype::check_count(c.into()))?;
+        datatype::check_count(least.into())?;
+        if lo >= hi {
+            return Ok(VBuffer { buf: self.mem.unchecked_empty(ptr), counts, displs });
         }
-        // no block: (MAX, MIN), which `hull_at` takes for empty
-        hull_at(&self.mem, ptr, (lo.into(), hi.into()))
+        // lo >= -2^62 and hi < 2^63, so hi - lo fits a u64
+        match self.mem.span(ptr, lo, hi.wrapping_sub(lo) as u64) {
+            Ok(buf) => Ok(VBuffer { buf, counts, displs }),
+            Err(_) => Err(hull_at(&self.mem, ptr, (lo.into(), hi.into())).unwrap_err()),
+        }
     }
 
     /// The large-count form's v-collective buffer: MPI_Count counts, guest
     /// (32-bit) MPI_Aint displacements.
-    pub fn vbuffer_c(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    pub fn vbuffer_c(&mut self, ptr: u32, counts: u32, displs: u32, n: i64, dt: &DatatypeEntry) -> MpiResult<VBuffer<i64>> {
         self.vbuffer_of(ptr, (counts, Element::Count), (displs, Element::Aint), n, dt)
     }
 
-    fn vbuffer_of(&mut self, ptr: u32, counts: (u32, Element), displs: (u32, Element), n: i64, dt: &DatatypeEntry) -> MpiResult<*mut u8> {
+    fn vbuffer_of<T>(&mut self, ptr: u32, counts: (u32, Element), displs: (u32, Element), n: i64, dt: &DatatypeEntry) -> MpiResult<VBuffer<T>> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         let c = self.host_copy(counts.0, n, counts.1)?;
@@ -129,7 +133,8 @@ impl Ctx<'_> {
             Some(h) => h,
             None => vhull(c.values().zip(d.values()), dt)?,
         };
-        hull_at(&self.mem, ptr, hull)
+        let (counts, displs) = (c.host_ptr() as _, d.host_ptr() as _);
+        Ok(VBuffer { buf: hull_at(&self.mem, ptr, hull)?, counts, displs })
     }
 
     /// A guest int array the host writes (results, no guest code runs
@@ -160,6 +165,14 @@ impl Ctx<'_> {
         let bytes = value.into().to_le_bytes();
         Ok(self.mem.write_bytes(ptr, &bytes[..std::mem::size_of::<T>()])?)
     }
+}
+
+/// A checked v-collective buffer and the host copies of its counts and
+/// displacements (`T`: C int, or the large-count forms' 64-bit values).
+pub struct VBuffer<T> {
+    pub buf: *mut u8,
+    pub counts: *const T,
+    pub displs: *const T,
 }
 
 /// `Ctx::buffer` for every type and count, and its errors.
@@ -391,14 +404,23 @@ mod span_tests {
             }
             let dt = DatatypeEntry { true_extent: extent, ..int(extent) };
             assert_eq!(dt.dense_extent(), Some(extent));
+            let guest = mem.view();
             let mut cx = Ctx::for_test(mem, &mut bridge);
             // now and then one array as both, or counts the call already copied
             let displs = if next(8) == 0 { 0 } else { 256 };
             if next(8) == 0 {
                 cx.int_array(0, n as i64).unwrap();
             }
-            let dense = cx.vbuffer(ptr, 0, displs, n as i64, &dt).map_err(|e| e.class);
-            let general = cx.vbuffer_of(ptr, (0, Element::Int), (displs, Element::Int), n as i64, &dt).map_err(|e| e.class);
+            // the arrays come back as the host's copies of the guest's values
+            let copies = |v: VBuffer<i32>| {
+                for i in 0..n {
+                    let at = |a: *const i32| unsafe { *a.add(i) };
+                    assert_eq!((at(v.counts), at(v.displs)), (guest.read_i32(4 * i as u32).unwrap(), guest.read_i32(displs + 4 * i as u32).unwrap()));
+                }
+                v.buf
+            };
+            let dense = cx.vbuffer(ptr, 0, displs, n as i64, &dt).map(copies).map_err(|e| e.class);
+            let general = cx.vbuffer_of(ptr, (0, Element::Int), (displs, Element::Int), n as i64, &dt).map(copies).map_err(|e| e.class);
             assert_eq!(dense, general, "ptr {ptr} n {n} extent {extent}");
             bridge.release_arrays(0);
         }
