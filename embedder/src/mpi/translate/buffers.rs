@@ -101,11 +101,13 @@ impl Ctx<'_> {
         if lo >= hi {
             return Ok(VBuffer { buf: self.mem.unchecked_empty(ptr), counts, displs });
         }
-        // lo >= -2^62 and hi < 2^63, so hi - lo fits a u64
-        match self.mem.span(ptr, lo, hi.wrapping_sub(lo) as u64) {
-            Ok(buf) => Ok(VBuffer { buf, counts, displs }),
-            Err(_) => Err(hull_at(&self.mem, ptr, (lo.into(), hi.into())).unwrap_err()),
-        }
+        // lo >= -2^62 and hi < 2^63, so hi - lo fits a u64; the exact
+        // 128-bit hull only where this fails (for its error)
+        let buf = match self.mem.span(ptr, lo, hi.wrapping_sub(lo) as u64) {
+            Ok(buf) => buf,
+            Err(_) => hull_at(&self.mem, ptr, (lo.into(), hi.into()))?,
+        };
+        Ok(VBuffer { buf, counts, displs })
     }
 
     /// The large-count form's v-collective buffer: MPI_Count counts, guest
@@ -115,6 +117,8 @@ impl Ctx<'_> {
     }
 
     fn vbuffer_of<T>(&mut self, ptr: u32, counts: (u32, Element), displs: (u32, Element), n: i64, dt: &DatatypeEntry) -> MpiResult<VBuffer<T>> {
+        // `T` is the host's element: C int, or 64 bits for Count and Aint
+        debug_assert!([counts.1, displs.1].iter().all(|&e| std::mem::size_of::<T>() == if e == Element::Int { 4 } else { 8 }));
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         let c = self.host_copy(counts.0, n, counts.1)?;
