@@ -261,8 +261,12 @@ def gen_fn(f):
     rooted = f.collective and "root" in f.by_name
     if comm:
         body.append(f"let comm_ = cx.comm({comm['name']})?;")
+    if fh and f.key.endswith("_end"):
+        return split_end(f, fh, sig)
     if fh:
         body.append(f"let {fh['name']}_ = cx.file({fh['name']})?;")
+    if fh and f.key.endswith("_begin"):
+        body.append(f"cx.split_free({fh['name']})?;")
     if wn:
         body.append(f"let {wn['name']}_ = cx.win({wn['name']})?;")
     if f.neighbor:
@@ -324,7 +328,7 @@ def gen_fn(f):
                 body.append(collective_buffer(f, p, dt, cond, translate, own, vspan))
             args.append(f"{n}_ as _")
             if f.key.endswith("_begin"):
-                after.append(f"cx.split_begin({fh['name']}, {n})?;")
+                after.append(f"cx.split_begin({fh['name']}, {n}, status_)?;")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
@@ -463,7 +467,29 @@ def gen_fn(f):
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
     body += [f"{c};" for c in ARG_CHECKS.get(plain(f.short), [])]
-    call = f"host_mpi::ffi::{f.name}({', '.join(args)})"
+    host_fn = f.name
+    if fh and f.key.endswith("_begin"):
+        # a split collective runs whole at its begin, as the standard allows
+        # (MPI-4.1 14.4.5); its status waits for the end (Open MPI's split
+        # reads never complete past the end of the file: file_reads.rs)
+        host_fn = f.name.replace("_begin", "")
+        body.append("let mut status_ = host_mpi::empty_status();")
+        args.append("&mut status_")
+    call = f"host_mpi::ffi::{host_fn}({', '.join(args)})"
+    read = NONBLOCKING_READS.get(plain(f.short))
+    if read:
+        # Open MPI's nonblocking reads past the end of the file (file_reads.rs)
+        count = next(a for a in args if "true_extent" in a)
+        body.append(f"let read = file_reads::Read {{ guest: {fh['name']}, file: {fh['name']}_, kind: file_reads::Kind::{read}, buf: buf_ as _, "
+                    f"count: ({count}) as i64, datatype: datatype_.host, large: {str(f.short.endswith('_c')).lower()}, "
+                    f"collective: {str('_all' in f.short).lower()} }};")
+        assert "&mut request_.0" in call, f.name
+        call = f"cx.nonblocking_read(&read, &mut request_.0, |r| unsafe {{ {call.replace('&mut request_.0', 'r')} }})"
+        assert after and not always, f.name
+        lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{",
+                 f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{"]
+        lines += [f"        {b}" for b in body] + [f"        {call}?;"] + [f"        {a}" for a in after]
+        return "\n".join(lines + ["        Ok(())", "    })", "}"])
     # inline into Wasmer's wrapper, its one caller: a Result<i32, Fatal>
     # returned from a call goes through memory, and reading it back stalls
     lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
@@ -489,6 +515,26 @@ def gen_fn(f):
     lines.append("    })")
     lines.append("}")
     return "\n".join(lines)
+
+
+# The nonblocking reads (large-count forms too) and how file_reads.rs reads
+# in their place: the collective ones as this rank's own part.
+NONBLOCKING_READS = {"File_iread": "Individual", "File_iread_all": "Individual", "File_iread_at": "At(offset)",
+                     "File_iread_at_all": "At(offset)", "File_iread_shared": "Shared"}
+
+
+def split_end(f, fh, sig):
+    """A split collective's end: the status its begin's whole operation
+    left (see gen_fn), for the buffer that begin was given."""
+    assert [p["kind"] for p in f.params] == ["FILE", "BUFFER", "STATUS"], f.name
+    buf, status = (rust_ident(p["name"]) for p in f.params[1:])
+    return "\n".join([
+        "#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{",
+        f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{",
+        f"        cx.check_status_ptr({status})?;",
+        f"        let {status}_ = cx.split_end({fh['name']}, {buf})?;",
+        f"        cx.write_status({status}, &{status}_)",
+        "    })", "}"])
 
 
 def array_copy(f, p):
@@ -612,7 +658,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

@@ -139,7 +139,7 @@ def case(index, name, ret, cparams, kinds):
     # with `trace`, the call and its arguments (a crash's reproducer)
     fmt = ", ".join("%lld" if local == "int64_t" else "%#x" for local in locals_)
     vals = "".join(f", (long long)a{i}" if local == "int64_t" else f", (unsigned)a{i}" for i, local in zip(indices, locals_))
-    lines.append(f"        if (trace) fprintf(stderr, \"call {name}({fmt})\\n\"{vals});")
+    lines.append(f"        if (trace) trace_call(\"call {name}({fmt})\"{vals});")
     call = f"{name}({', '.join(call_args)})"
     if ret == "int":
         lines.append(f"        return {call};")

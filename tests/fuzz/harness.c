@@ -3,6 +3,7 @@
  * MPI_ERRORS_RETURN.
  *
  *   harness.wasm SEED CALLS [trace] [only=MPI_Name]... [skip=MPI_Name]...
+ *   harness.wasm selftest   (the guards below hold with their tables overwritten)
  *
  * prints "mpi-fuzz: seed S: N calls, E error returns". With `trace`, each
  * call's index and name go to stderr before it is made (to name the call a
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -49,6 +51,12 @@ static uint64_t rnd(void) { return mix(rng_state += 0x9E3779B97F4A7C15ull); }
 static void reseed(uint64_t seed, long n) { rng_state = mix(seed) ^ mix((uint64_t)n + 0x9E3779B97F4A7C15ull); }
 static uint32_t below(uint32_t n) { return (uint32_t)(rnd() % n); }
 #define PICK(arr) ((arr)[below(sizeof(arr) / sizeof((arr)[0]))])
+/* A pick whose result a safety check below then tests. The table lies in
+ * guest memory, which MPI may overwrite; a plain read lets the compiler,
+ * which knows the table's initial values, prove the check always passes and
+ * drop it (it did: a corrupted g_norank table gave MPI_Recv rank 0, a hang).
+ * A volatile read keeps the loaded value unknown and the check in the code. */
+#define PICK_UNTRUSTED(arr) (((const volatile __typeof__((arr)[0])*)(arr))[below(sizeof(arr) / sizeof((arr)[0]))])
 
 /* ---- memory: the arena and the tail ------------------------------------ */
 #define ARENA_SIZE 65536
@@ -64,6 +72,10 @@ static struct guarded {
     /* only=MPI_Name (repeatable: the calls are drawn from these) and
      * skip=MPI_Name (repeatable), to narrow a reproducer down */
     unsigned nonly, only[256], nskip, skip[256];
+    /* the summary line up to its error count, made before the calls:
+     * read-only data is in guest memory too, and fuzzed calls overwrote
+     * both the format's literal and printf's own tables in some runs */
+    char summary[96];
 } G, G_copy;
 #define arena (G.arena)
 
@@ -460,11 +472,17 @@ uint32_t g_ptr(void) {
     return 0; /* NULL: MPI_STATUS_IGNORE, MPI_BOTTOM, ... */
 }
 
+static const uint32_t outside_table[] = {0xFFFFFFFCu, 0xFFFFFFF0u, 0x80000000u};
+static uint32_t outside_memory(void) {
+    uint64_t end = mem_end();
+    uint32_t far = PICK_UNTRUSTED(outside_table);
+    return far >= end ? far : (uint32_t)end; /* past memory even if the table was overwritten */
+}
+
 /* Before a call that can block: the last SAFE_SLOTS words of memory hold
  * only requests that cannot block (checked now: a fuzzed call may have freed
  * a pool request and its handle been reused for a pending receive). */
 uint32_t g_waitreq(void) {
-    static const uint32_t outside[] = {0xFFFFFFFCu, 0xFFFFFFF0u, 0x80000000u};
     for (int i = 0; i < NREQ; i++) {
         int flag = 0;
         MPI_Status st;
@@ -477,7 +495,7 @@ uint32_t g_waitreq(void) {
     uint32_t r = below(100);
     if (r < 85) return (uint32_t)(uintptr_t)(slot + below(SAFE_SLOTS));
     if (r < 92) return (uint32_t)(end + 4 * below(4));
-    return PICK(outside);
+    return outside_memory();
 }
 
 #define POOL(arr, n) (below(10) < 8 ? (uint32_t)(uintptr_t)(arr)[below(n)] : (uint32_t)junk())
@@ -525,11 +543,11 @@ int32_t g_rank(void) {
     }
 }
 
+static const int32_t norank_table[] = {MPI_PROC_NULL, MPI_PROC_NULL, -5, 1000, 65536, INT32_MAX, INT32_MIN, -32766};
 int32_t g_norank(void) {
-    static const int32_t none[] = {MPI_PROC_NULL, MPI_PROC_NULL, -5, 1000, 65536, INT32_MAX, INT32_MIN, -32766};
-    int32_t r = PICK(none);
-    /* the table is in guest memory: a rank some message could match (or
-     * MPI_ANY_SOURCE) read from an overwritten table becomes MPI_PROC_NULL */
+    int32_t r = PICK_UNTRUSTED(norank_table);
+    /* a rank some message could match (or MPI_ANY_SOURCE), read from an
+     * overwritten table, becomes MPI_PROC_NULL */
     return (r >= 0 && r < 1000) || r == MPI_ANY_SOURCE ? MPI_PROC_NULL : r;
 }
 
@@ -575,6 +593,32 @@ uint32_t g_fn(uint32_t valid) {
 
 /* ---- the run ------------------------------------------------------------- */
 
+/* A line written straight to `fd`: stdio's FILEs lie in guest memory that a
+ * fuzzed call may have overwritten (a corrupted stderr once cut the trace
+ * short of the call that hung; a corrupted stdout loses the summary). */
+static void vsay(int fd, const char* fmt, va_list ap) {
+    char line[512];
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n] = '\n';
+    (void)!write(fd, line, (size_t)n + 1);
+}
+
+static void say(int fd, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fd, fmt, ap);
+    va_end(ap);
+}
+
+void trace_call(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(2, fmt, ap);
+    va_end(ap);
+}
+
 static void fill_arena(void) {
     int32_t* ints = (int32_t*)(pristine + R_INTS);
     for (int i = 0; i < (R_HANDLES - R_INTS) / 4; i++) ints[i] = below(8) ? (int32_t)below(4) : (below(2) ? -1 : 8);
@@ -598,9 +642,48 @@ static void fill_arena(void) {
     memcpy(arena, pristine, ARENA_SIZE);
 }
 
+/* G.summary, the error count and " error returns" without printf (see
+ * G.summary); the words are immediates, not a literal in memory. */
+static void say_summary(long errors) {
+    char line[sizeof G.summary + 40], digits[24];
+    size_t n = strnlen(G.summary, sizeof G.summary), d = 0;
+    memcpy(line, G.summary, n);
+    unsigned long v = (unsigned long)errors;
+    do digits[d++] = (char)('0' + v % 10); while ((v /= 10) && d < sizeof digits);
+    while (d) line[n++] = digits[--d];
+    /* byte stores of immediates (an initialized array would be copied from memory) */
+    line[n++] = ' ', line[n++] = 'e', line[n++] = 'r', line[n++] = 'r', line[n++] = 'o', line[n++] = 'r';
+    line[n++] = ' ', line[n++] = 'r', line[n++] = 'e', line[n++] = 't', line[n++] = 'u', line[n++] = 'r';
+    line[n++] = 'n', line[n++] = 's', line[n++] = '\n';
+    (void)!write(1, line, n);
+}
+
+/* `harness.wasm selftest`: the guards that keep blocking calls from
+ * blocking still hold when MPI has overwritten their tables (volatile
+ * stores: the compiler may not drop them). Exit 0 and "selftest ok". */
+static int selftest(void) {
+    static const int32_t matchable[] = {0, 1, 999, MPI_ANY_SOURCE};
+    int bad = 0;
+    volatile int32_t* ranks = (volatile int32_t*)(uintptr_t)norank_table;
+    volatile uint32_t* far = (volatile uint32_t*)(uintptr_t)outside_table;
+    for (unsigned v = 0; v < sizeof matchable / sizeof matchable[0]; v++) {
+        for (unsigned i = 0; i < sizeof norank_table / sizeof norank_table[0]; i++) ranks[i] = matchable[v];
+        for (unsigned i = 0; i < sizeof outside_table / sizeof outside_table[0]; i++) far[i] = 4096u * (v + 1);
+        for (int k = 0; k < 64; k++) {
+            int32_t r = g_norank();
+            uint32_t o = outside_memory();
+            if ((r >= 0 && r < 1000) || r == MPI_ANY_SOURCE) bad++, say(2, "selftest: g_norank gave %d", r);
+            if (o < mem_end() && o != (uint32_t)mem_end()) bad++, say(2, "selftest: outside_memory gave %#x", o);
+        }
+    }
+    say(1, bad ? "selftest FAILED" : "selftest ok");
+    return bad != 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 2 && !strcmp(argv[1], "selftest")) return selftest();
     if (argc < 3) {
-        fprintf(stderr, "usage: %s SEED CALLS [trace] [only=MPI_Name]... [skip=MPI_Name]...\n", argv[0]);
+        fprintf(stderr, "usage: %s SEED CALLS [trace] [only=MPI_Name]... [skip=MPI_Name]... | %s selftest\n", argv[0], argv[0]);
         return 2;
     }
     uint64_t seed = strtoull(argv[1], NULL, 0);
@@ -644,19 +727,21 @@ int main(int argc, char** argv) {
     make_arena();
     fill_arena();
 
+    snprintf(G.summary, sizeof G.summary, "mpi-fuzz: seed %llu: %ld calls, ", (unsigned long long)seed, calls);
     G_copy = G;
     const uint64_t sum = checksum(&G); /* a wasm local: out of MPI's reach */
     long errors = 0, restored = 0;
-    for (long n = 0, draw = 0; n < calls; draw++) {
+    for (long n = 0, draw = 0; n <= calls; draw++) {
         if (checksum(&G) != sum) {
             if (checksum(&G_copy) != sum) {
-                fprintf(stderr, "mpi-fuzz: seed %llu: the harness's state was overwritten twice over\n", (unsigned long long)seed);
+                say(2, "mpi-fuzz: seed %llu: the harness's state was overwritten twice over", (unsigned long long)seed);
                 return 3;
             }
             G = G_copy;
             restored++;
         }
         if (checksum(&G_copy) != sum) G_copy = G;
+        if (n == calls) break; /* with the state checked once more, for the summary */
         reseed(seed, draw);
         if (n % 64 == 63) {
             refresh_pools();
@@ -670,9 +755,8 @@ int main(int argc, char** argv) {
         if (fuzz_call(f, trace) != MPI_SUCCESS) errors++;
         n++;
     }
-    if (restored) fprintf(stderr, "mpi-fuzz: seed %llu: harness state restored %ld times\n", (unsigned long long)seed, restored);
-    printf("mpi-fuzz: seed %llu: %ld calls, %ld error returns\n", (unsigned long long)seed, calls, errors);
-    fflush(stdout);
+    if (restored) say(2, "mpi-fuzz: seed %llu: harness state restored %ld times", (unsigned long long)seed, restored);
+    say_summary(errors);
     /* the pool's session: a job that ends with one open makes Open MPI 5's
      * launcher report an improper exit (natively too) */
     for (int i = 0; i < NSESSION; i++)

@@ -65,6 +65,10 @@ void cb_MPI_T_event_dropped_cb_function(MPI_Count n, MPI_T_event_registration r,
 void cb_MPI_T_event_free_cb_function(MPI_T_event_registration r, MPI_T_cb_safety s, void* u);
 
 
+/* The trace line of a call (printf format, no newline): written straight to
+ * fd 2, not through stdio (see vsay in harness.c). */
+void trace_call(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Generated: the call table. */
 extern const unsigned fuzz_ncalls;
 extern const char* const fuzz_names[];

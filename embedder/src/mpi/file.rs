@@ -35,8 +35,11 @@ pub struct FileEntry {
     /// The view's etype and filetype as the guest gave them, for
     /// MPI_File_get_view (the guest may have freed its handles since).
     view: [TypeRef; 2],
-    /// The buffer of the split collective in progress (its `_begin` checked it).
-    split: Option<u32>,
+    /// The size in bytes of the view's etype (file_reads.rs).
+    pub etype_size: i64,
+    /// The split collective in progress: the buffer its `_begin` checked,
+    /// and the status of the whole operation, which ran in the `_begin`.
+    split: Option<(u32, host_mpi::Status)>,
 }
 
 /// Whether other processes wait for this one in `function` on file `fh`:
@@ -64,23 +67,33 @@ impl Ctx<'_> {
         Ok(std::ffi::CString::new(path.into_os_string().into_vec()).expect("paths hold no NUL"))
     }
 
-    pub fn split_begin(&mut self, fh: i32, buf: u32) -> MpiResult {
+    /// Before a split collective's `_begin`: one at a time on a file.
+    pub fn split_free(&self, fh: i32) -> MpiResult {
+        match self.bridge.files.get(fh) {
+            Some(FileEntry { split: Some(_), .. }) => {
+                Err(MpiError::new(abi::c::MPI_ERR_OTHER, "a split collective is already in progress on this file (one at a time)"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub fn split_begin(&mut self, fh: i32, buf: u32, status: host_mpi::Status) -> MpiResult {
         if let Some(f) = self.bridge.files.get_mut(fh) {
-            f.split = Some(buf);
+            f.split = Some((buf, status));
         }
         Ok(())
     }
 
-    /// The host address of a split collective's buffer at its `_end`: the
-    /// one its `_begin` checked.
-    pub fn split_end(&mut self, fh: i32, buf: u32) -> MpiResult<*mut u8> {
+    /// At a split collective's `_end`: the status its `_begin` left, if
+    /// `buf` is the buffer that `_begin` was given.
+    pub fn split_end(&mut self, fh: i32, buf: u32) -> MpiResult<host_mpi::Status> {
         let f = self.bridge.files.get_mut(fh).ok_or_else(|| MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {fh:#x}")))?;
         match f.split {
-            Some(b) if b == buf => {
+            Some((b, status)) if b == buf => {
                 f.split = None;
-                Ok(self.mem.unchecked_empty(buf))
+                Ok(status)
             }
-            Some(b) => Err(MpiError::new(abi::c::MPI_ERR_BUFFER, format!("buffer {buf:#x} is not {b:#x}, the one the split collective began with"))),
+            Some((b, _)) => Err(MpiError::new(abi::c::MPI_ERR_BUFFER, format!("buffer {buf:#x} is not {b:#x}, the one the split collective began with"))),
             None => Err(MpiError::new(abi::c::MPI_ERR_OTHER, "no split collective is in progress on this file")),
         }
     }
@@ -112,7 +125,7 @@ pub fn open(mut env: FunctionEnvMut<MpiEnv>, comm: i32, filename: u32, amode: i3
         let errhandler = cx.bridge.file_null_errhandler;
         cx.bridge.retain_errhandler(errhandler);
         let byte = TypeRef::Named(abi::c::MPI_BYTE);
-        let handle = cx.bridge.files.insert(FileEntry { host: new, errhandler, processes: comm_.local, view: [byte.clone(), byte], split: None });
+        let handle = cx.bridge.files.insert(FileEntry { host: new, errhandler, processes: comm_.local, view: [byte.clone(), byte], etype_size: 1, split: None });
         Ok(cx.mem.write_i32(fh, handle)?)
     })
 }
@@ -161,8 +174,11 @@ pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32,
         let rc = unsafe { ffi::MPI_File_set_view(host.0, disp, etype_.host.0, filetype_.host.0, rep.as_ptr(), info_.0) };
         cx.host(rc)?;
         let view = [cx.type_ref(etype, &etype_)?, cx.type_ref(filetype, &filetype_)?];
+        let mut etype_size: ffi::MPI_Count = 0;
+        cx.host(unsafe { ffi::MPI_Type_size_x(etype_.host.0, &mut etype_size) })?;
         if let Some(f) = cx.bridge.files.get_mut(fh) {
             f.view = view;
+            f.etype_size = etype_size as i64;
         }
         Ok(())
     })

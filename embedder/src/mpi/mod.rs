@@ -27,6 +27,7 @@ mod environment;
 mod errhandler;
 mod errors;
 mod file;
+pub(crate) mod file_reads;
 mod generated;
 mod grequest;
 mod group;

@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, MpiEnv},
 };
 
 #[inline]
@@ -184,7 +184,8 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -198,7 +199,8 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -212,7 +214,8 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -226,7 +229,8 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -296,7 +300,8 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -320,10 +325,12 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
 pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -331,13 +338,9 @@ pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
 #[inline]
 pub fn mpi_file_read_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -345,10 +348,12 @@ pub fn mpi_file_read_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
 pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -356,13 +361,9 @@ pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
 #[inline]
 pub fn mpi_file_write_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -370,10 +371,12 @@ pub fn mpi_file_write_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
 pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -381,13 +384,9 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
 #[inline]
 pub fn mpi_file_read_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -395,10 +394,12 @@ pub fn mpi_file_read_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
 pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -406,13 +407,9 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
 #[inline]
 pub fn mpi_file_write_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -420,10 +417,12 @@ pub fn mpi_file_write_at_all_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
 pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -431,13 +430,9 @@ pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf
 #[inline]
 pub fn mpi_file_read_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -445,10 +440,12 @@ pub fn mpi_file_read_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
 pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i32, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_begin", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -456,13 +453,9 @@ pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, bu
 #[inline]
 pub fn mpi_file_write_ordered_end(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, status: u32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_end", fh, |cx| {
-        let fh_ = cx.file(fh)?;
-        let buf_ = cx.split_end(fh, buf)?;
         cx.check_status_ptr(status)?;
-        let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_end(fh_.0, buf_ as _, &mut status_) })?;
-        cx.write_status(status, &status_)?;
-        Ok(())
+        let status_ = cx.split_end(fh, buf)?;
+        cx.write_status(status, &status_)
     })
 }
 
@@ -642,7 +635,8 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -656,7 +650,8 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -670,7 +665,8 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -684,7 +680,8 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -754,7 +751,8 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -778,10 +776,12 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
 pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -790,10 +790,12 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
 pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -802,10 +804,12 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
 pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_at_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_begin_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -814,10 +818,12 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
 pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_at_all_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_begin_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -826,10 +832,12 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
 pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_read_ordered_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }
@@ -838,10 +846,12 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
 pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: i64, datatype: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_write_ordered_begin_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_begin_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0) })?;
-        cx.split_begin(fh, buf)?;
+        let mut status_ = host_mpi::empty_status();
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
 }

@@ -1,0 +1,161 @@
+//! Reads that reach past the end of the file.
+//!
+//! Open MPI's OMPIO (4.1 and 5.0 alike) never completes a nonblocking read
+//! that reaches past the end of the file: its asynchronous read comes back
+//! short and is posted again, for ever. `MPI_File_iread*` and the split
+//! collective reads then hang in the wait, natively too, although reading
+//! past the end is legal (the status counts what was read). MPICH gets them
+//! right. So:
+//!
+//! - a split collective runs whole in its `_begin` on every host (the
+//!   standard allows it, MPI-4.1 14.4.5; ROMIO does so itself), its status
+//!   kept for the `_end` (generated/file.rs, `Ctx::split_begin`);
+//! - on Open MPI, a nonblocking read that could reach past the end runs as
+//!   the blocking read of the same data, and the guest gets a request that
+//!   is already complete with that read's status. One that stays inside the
+//!   file stays nonblocking. A shared-file-pointer read is always made
+//!   blocking (another rank may move the pointer between the check and the
+//!   read), and the nonblocking collective reads become this rank's own
+//!   part: OMPIO makes them from individual nonblocking reads anyway, so
+//!   no rank waits for another in them, and a rank that reads blocking
+//!   beside ranks that do not cannot hang them.
+use std::ffi::{c_int, c_void};
+
+use super::{call::Ctx, errors::MpiResult};
+use crate::host_mpi::{self, ffi};
+
+/// Where a read starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// At the individual file pointer (`iread`, `iread_all`).
+    Individual,
+    /// At an explicit offset in etypes (`iread_at`, `iread_at_all`).
+    At(i64),
+    /// At the shared file pointer (`iread_shared`).
+    Shared,
+}
+
+/// A nonblocking read as the guest asked for it, its arguments translated.
+pub struct Read {
+    /// The guest's handle and the host's.
+    pub guest: i32,
+    pub file: host_mpi::File,
+    pub kind: Kind,
+    pub buf: *mut c_void,
+    pub count: i64,
+    pub datatype: host_mpi::Datatype,
+    /// The large-count form (`_c`): the host's `_c` functions.
+    pub large: bool,
+    /// `iread_all`, `iread_at_all`.
+    pub collective: bool,
+}
+
+impl Ctx<'_> {
+    /// The host request for `read`: `post` (the host's own nonblocking call)
+    /// unless the host is Open MPI and the read may reach past the end of
+    /// the file; then the blocking read, and a request already complete.
+    pub fn nonblocking_read(
+        &mut self,
+        read: &Read,
+        request: &mut ffi::MPI_Request,
+        post: impl FnOnce(&mut ffi::MPI_Request) -> c_int,
+    ) -> MpiResult {
+        if host_mpi::library::loaded().family != host_mpi::Family::OpenMpi {
+            return self.host(post(request));
+        }
+        if !self.may_pass_end(read) {
+            return self.host(if read.collective { unsafe { individual_read(read, request) } } else { post(request) });
+        }
+        let mut status = host_mpi::empty_status();
+        self.host(unsafe { blocking_read(read, &mut status) })?;
+        // Open MPI's wait returns a request's MPI_ERROR, which a read need not set
+        let error = host_mpi::constants().status.error;
+        status.bytes[error..error + 4].fill(0);
+        self.host(unsafe { completed_request(status, request) })
+    }
+
+    /// Whether `read` may reach past the end of its file: its end, as the
+    /// file's view places it, lies past the file's size. Conservative: a
+    /// view's holes after the last byte read count as read, and any query
+    /// the host refuses says yes.
+    fn may_pass_end(&self, read: &Read) -> bool {
+        let start = match read.kind {
+            Kind::Shared => return true,
+            Kind::At(offset) => offset,
+            Kind::Individual => {
+                let mut position: ffi::MPI_Offset = 0;
+                if unsafe { ffi::MPI_File_get_position(read.file.0, &mut position) } != 0 {
+                    return true;
+                }
+                position
+            }
+        };
+        let mut size: ffi::MPI_Count = 0;
+        if unsafe { ffi::MPI_Type_size_x(read.datatype.0, &mut size) } != 0 {
+            return true;
+        }
+        let bytes = i128::from(size) * i128::from(read.count);
+        if bytes <= 0 {
+            return false;
+        }
+        let etype = i128::from(self.bridge.files.get(read.guest).map_or(1, |f| f.etype_size).max(1));
+        let Ok(end) = i64::try_from(i128::from(start) + (bytes + etype - 1) / etype) else { return true };
+        let (mut end_byte, mut file_size): (ffi::MPI_Offset, ffi::MPI_Offset) = (0, 0);
+        let refused = unsafe {
+            ffi::MPI_File_get_byte_offset(read.file.0, end, &mut end_byte) != 0 || ffi::MPI_File_get_size(read.file.0, &mut file_size) != 0
+        };
+        refused || end_byte > file_size
+    }
+}
+
+/// The individual nonblocking read of the same data from the same place.
+unsafe fn individual_read(read: &Read, request: &mut ffi::MPI_Request) -> c_int {
+    let (fh, buf, dt) = (read.file.0, read.buf, read.datatype.0);
+    match (read.kind, read.large) {
+        (Kind::At(offset), false) => ffi::MPI_File_iread_at(fh, offset, buf, read.count as c_int, dt, request),
+        (Kind::At(offset), true) => ffi::MPI_File_iread_at_c(fh, offset, buf, read.count, dt, request),
+        (_, false) => ffi::MPI_File_iread(fh, buf, read.count as c_int, dt, request),
+        (_, true) => ffi::MPI_File_iread_c(fh, buf, read.count, dt, request),
+    }
+}
+
+/// The blocking read of the same data from the same place.
+unsafe fn blocking_read(read: &Read, status: &mut host_mpi::Status) -> c_int {
+    let (fh, buf, dt, st) = (read.file.0, read.buf, read.datatype.0, status as *mut _);
+    match (read.kind, read.large) {
+        (Kind::Individual, false) => ffi::MPI_File_read(fh, buf, read.count as c_int, dt, st),
+        (Kind::Individual, true) => ffi::MPI_File_read_c(fh, buf, read.count, dt, st),
+        (Kind::At(offset), false) => ffi::MPI_File_read_at(fh, offset, buf, read.count as c_int, dt, st),
+        (Kind::At(offset), true) => ffi::MPI_File_read_at_c(fh, offset, buf, read.count, dt, st),
+        (Kind::Shared, false) => ffi::MPI_File_read_shared(fh, buf, read.count as c_int, dt, st),
+        (Kind::Shared, true) => ffi::MPI_File_read_shared_c(fh, buf, read.count, dt, st),
+    }
+}
+
+/// A host request that is complete and reports `status`: a generalized
+/// request whose query function hands the status over.
+unsafe fn completed_request(status: host_mpi::Status, request: &mut ffi::MPI_Request) -> c_int {
+    let state = Box::into_raw(Box::new(status)) as *mut c_void;
+    let rc = ffi::MPI_Grequest_start(query as ffi::Callback, free as ffi::Callback, cancel as ffi::Callback, state, request);
+    if rc != 0 {
+        drop(Box::from_raw(state as *mut host_mpi::Status));
+        return rc;
+    }
+    ffi::MPI_Grequest_complete(*request)
+}
+
+unsafe extern "C" fn query(state: *mut c_void, status: *mut c_void) -> c_int {
+    // the host's own status size: `MPI_Status` here is the largest of them
+    let size = host_mpi::constants().status.size;
+    std::ptr::copy_nonoverlapping(state as *const u8, status as *mut u8, size);
+    0
+}
+
+unsafe extern "C" fn free(state: *mut c_void) -> c_int {
+    drop(Box::from_raw(state as *mut host_mpi::Status));
+    0
+}
+
+unsafe extern "C" fn cancel(_state: *mut c_void, _complete: c_int) -> c_int {
+    0 // complete from the start: nothing to cancel
+}
