@@ -57,6 +57,13 @@ Graph_get Graph_neighbors Graph_neighbors_count Graphdims_get Dist_graph_neighbo
 Topo_test Cart_map Graph_map Pack Unpack Pack_size""".split()}
 
 
+def base_name(fn):
+    """The function whose large-count form `fn` is (MPI_Rsend_c: MPI_Rsend):
+    both block alike (the `_c` forms exist only on MPI-4 hosts, where a
+    missed one hung the MPICH runs)."""
+    return fn[:-2] if fn.endswith("_c") else fn
+
+
 def nonblocking_collective(name):
     """MPI_Ibcast, MPI_Ineighbor_alltoall, ... (not Isend/Iprobe/...)."""
     return name.startswith("MPI_I") and name[5:6].islower()
@@ -95,13 +102,13 @@ def arg(fn, ctype, kind):
         callback = re.fullmatch(r"(?:const )?(MPI_\w+_function)\s*\*", ctype)
         if callback:
             return "uint32_t", f"g_fn((uint32_t)(uintptr_t)&cb_{callback.group(1)})"
-        if fn in WAITS and "MPI_Request" in ctype:
+        if base_name(fn) in WAITS and "MPI_Request" in ctype:
             return "uint32_t", "g_waitreq()"
         return "uint32_t", "g_ptr()"
     base = ctype.replace("const ", "").strip()
     if base == "MPI_Comm":
         # an immediate, not a variable in guest memory that MPI could overwrite
-        return "uint32_t", f"g_comm({int(fn in MULTI_RANK_OK or nonblocking_collective(fn))})"
+        return "uint32_t", f"g_comm({int(base_name(fn) in MULTI_RANK_OK or nonblocking_collective(fn))})"
     if base in HANDLE_GEN:
         return "uint32_t", HANDLE_GEN[base] + "()"
     if base == "MPI_T_cb_safety":
@@ -112,7 +119,7 @@ def arg(fn, ctype, kind):
         return "int32_t", "g_aint()"
     if base == "int":
         if kind in ("RANK", "RANK_NNI"):
-            return "int32_t", "g_norank()" if fn in BLOCKING_P2P else "g_rank()"
+            return "int32_t", "g_norank()" if base_name(fn) in BLOCKING_P2P else "g_rank()"
         if kind == "TAG":
             return "int32_t", "g_tag()"
         if kind == "KEYVAL":
@@ -166,7 +173,9 @@ def generate(provided):
         if name not in protos:
             raise SystemExit(f"{name} is provided but not declared in {gen_bridge.HEADER}")
         ret, cparams = protos[name]
-        params = [p for p in spec.get(name.lower(), {}).get("parameters", []) if "c_parameter" not in p["suppress"]]
+        # a large-count form is described by its int form
+        described = spec.get(name.lower()) or spec.get(base_name(name).lower(), {})
+        params = [p for p in described.get("parameters", []) if "c_parameter" not in p["suppress"]]
         # kinds only where the API's list matches the C prototype (the
         # large-count polymorphic ones differ): else by C type alone
         kinds = [p["kind"] for p in params] if len(params) == len(cparams) else [None] * len(cparams)

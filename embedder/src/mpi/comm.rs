@@ -20,6 +20,17 @@ pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32
     })
 }
 
+impl Ctx<'_> {
+    /// MPI_Intercomm_merge: an intercommunicator. MPICH asserts on an
+    /// intracommunicator and aborts the job (the MPI-call fuzzer found it).
+    pub fn check_intercomm(&self, c: &CommEntry) -> super::errors::MpiResult {
+        if c.inter {
+            return Ok(());
+        }
+        Err(MpiError::new(abi::c::MPI_ERR_COMM, "not an intercommunicator"))
+    }
+}
+
 /// Attribute delete callbacks run first (on a communicator still valid).
 #[inline]
 pub fn free(mut env: FunctionEnvMut<MpiEnv>, comm: u32) -> Result<i32, Fatal> {

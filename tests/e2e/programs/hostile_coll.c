@@ -177,6 +177,9 @@ int main(int argc, char **argv) {
     rc = MPI_Comm_create(MPI_COMM_SELF, world_group, &made);
     expect("comm_create with a group larger than the communicator", rc, MPI_ERR_GROUP, made == MPI_COMM_WORLD);
     MPI_Group_free(&world_group);
+    /* an intracommunicator where an intercommunicator belongs: MPICH asserts and aborts */
+    rc = MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &made);
+    expect("intercomm_merge of an intracommunicator", rc, MPI_ERR_COMM, made == MPI_COMM_WORLD);
 
     /* the job is still consistent: a real collective works */
     int sum = 0, one = 1;

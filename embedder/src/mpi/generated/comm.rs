@@ -183,6 +183,7 @@ pub fn mpi_intercomm_merge(mut env: FunctionEnvMut<MpiEnv>, intercomm: i32, high
         let comm_ = cx.comm(intercomm)?;
         cx.mem.range(newintracomm, 4)?;
         let mut newintracomm_ = host_mpi::null_communicator();
+        cx.check_intercomm(&comm_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Intercomm_merge(comm_.host.0, high, &mut newintracomm_.0) })?;
         cx.out_comm(newintracomm, newintracomm_, intercomm)?;
         Ok(())
