@@ -434,6 +434,11 @@ def gen_fn(f):
             always.append(f"cx.done_message({n}, {n}_)?;")
         elif k == "FILE" and d == "in":
             args.append(f"{n}_.0")
+        elif k == "OFFSET" and d == "in" and "_at" in f.short:
+            # an explicit offset: Open MPI takes a negative one and then
+            # writes where it should not (natively: SIGSEGV in the wait)
+            body.append(f"cx.explicit_offset({n})?;")
+            args.append(n)
         elif k == "OFFSET" and d == "in":
             args.append(n)
         elif k == "ACCESS_MODE" and d == "out":

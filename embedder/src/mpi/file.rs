@@ -67,6 +67,14 @@ impl Ctx<'_> {
         Ok(std::ffi::CString::new(path.into_os_string().into_vec()).expect("paths hold no NUL"))
     }
 
+    /// The offset of an explicit-offset data call (`_at`): not negative.
+    pub fn explicit_offset(&self, offset: i64) -> MpiResult {
+        if offset < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative offset {offset}")));
+        }
+        Ok(())
+    }
+
     /// Before a split collective's `_begin`: one at a time on a file.
     pub fn split_free(&self, fh: i32) -> MpiResult {
         match self.bridge.files.get(fh) {

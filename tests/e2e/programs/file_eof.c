@@ -118,6 +118,13 @@ int main(int argc, char** argv) {
         int rc = MPI_File_read_at_all_begin(fh, 0, buf, LEN, MPI_BYTE);
         MPI_File_read_at_all_end(fh, buf, &st);
         report("second begin refused", rc != MPI_SUCCESS ? "yes" : "no", 0, buf, &st);
+        /* negative explicit offsets: Open MPI takes them and then writes
+         * where it should not (natively: SIGSEGV in the wait) */
+        int c1 = -1, c2 = -1;
+        MPI_Request nr;
+        MPI_Error_class(MPI_File_iread_at(fh, -1, buf, LEN, MPI_BYTE, &nr), &c1);
+        MPI_Error_class(MPI_File_read_at(fh, (MPI_Offset)1 << 63, buf, LEN, MPI_BYTE, &st), &c2);
+        printf("negative offsets refused: %s\n", c1 == MPI_ERR_ARG && c2 == MPI_ERR_ARG ? "yes" : "no");
     }
     MPI_File_close(&fh);
     if (rank == 0) printf("done\n");

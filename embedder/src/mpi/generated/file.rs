@@ -41,6 +41,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
     call_file(&mut env, "MPI_File_read_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -55,6 +56,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     call_file(&mut env, "MPI_File_read_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -97,6 +99,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     call_file(&mut env, "MPI_File_write_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -111,6 +114,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     call_file(&mut env, "MPI_File_write_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -211,6 +215,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     call_file(&mut env, "MPI_File_iread_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -226,6 +231,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     call_file(&mut env, "MPI_File_iread_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -269,6 +275,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     call_file(&mut env, "MPI_File_iwrite_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -283,6 +290,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     call_file(&mut env, "MPI_File_iwrite_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -373,6 +381,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -396,6 +405,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -492,6 +502,7 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     call_file(&mut env, "MPI_File_read_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -506,6 +517,7 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     call_file(&mut env, "MPI_File_read_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -548,6 +560,7 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     call_file(&mut env, "MPI_File_write_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -562,6 +575,7 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     call_file(&mut env, "MPI_File_write_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -662,6 +676,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     call_file(&mut env, "MPI_File_iread_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -677,6 +692,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     call_file(&mut env, "MPI_File_iread_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -720,6 +736,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     call_file(&mut env, "MPI_File_iwrite_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -734,6 +751,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
     call_file(&mut env, "MPI_File_iwrite_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -806,6 +824,7 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -820,6 +839,7 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
+        cx.explicit_offset(offset)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
