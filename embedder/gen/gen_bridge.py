@@ -134,6 +134,15 @@ ARG_CHECKS = {
     "Comm_create": ["cx.check_subgroup(&comm_, group_)?"],
     "Get_elements": ["cx.check_element_count(&status_, datatype, &datatype_)?"],
     "Get_elements_x": ["cx.check_element_count(&status_, datatype, &datatype_)?"],
+    "Status_set_elements": ["cx.check_set_elements(&datatype_, count as i64)?"],
+    "Status_set_elements_x": ["cx.check_set_elements(&datatype_, count)?"],
+    # the block a process sends itself (the root's, in a gather or scatter)
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_self_block(&comm_, {'root_args' if 'ather' in f and 'All' not in f or 'catter' in f else 'true'}, sendbuf_, recvbuf_, ({send}, sendtype_), ({recv}, recvtype_))?"]
+       for f, send, recv in (("Allgather", "sendcount", "recvcount"), ("Gather", "sendcount", "recvcount"),
+                             ("Scatter", "sendcount", "recvcount"), ("Alltoall", "sendcount", "recvcount"),
+                             ("Allgatherv", "sendcount", "recvcounts_"), ("Gatherv", "sendcount", "recvcounts_"),
+                             ("Scatterv", "sendcounts_", "recvcount"), ("Alltoallv", "sendcounts_", "recvcounts_"))
+       for form in ("{0}", "I{1}", "{0}_init")},
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Intercomm_merge": ["cx.check_intercomm(&comm_)?"],
     "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?", "cx.bound_free_dims(ndims, dims)?"],
@@ -330,6 +339,8 @@ def gen_fn(f):
             args.append(f"{n}_ as _")
             if f.key.endswith("_begin"):
                 after.append(f"cx.split_begin({fh['name']}, {n}, status_)?;")
+        elif k == "DATATYPE" and not p["length"] and fh and f.short.endswith("_c") and any(q["name"] == "count" for q in P):
+            args.append("large_.host.0")
         elif k == "DATATYPE" and not p["length"]:
             args.append(f"{n}_.host.0" if p["name"] in done else f"{n}_")
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
@@ -361,7 +372,14 @@ def gen_fn(f):
             # host gets count 0 (Open MPI's OMPIO divides by the type's size
             # and dies of SIGFPE for any other count)
             assert "datatype" in done, f.name
-            args.append(f"if datatype_.true_extent <= 0 {{ 0 }} else {{ {n} }}")
+            moved = f"if datatype_.true_extent <= 0 {{ 0 }} else {{ {n} }}"
+            if f.short.endswith("_c"):
+                # past INT_MAX elements, ROMIO's large-count calls assert()
+                # and abort the process: `Ctx::large_file_count`
+                body.append(f"let large_ = cx.large_file_count({moved}, &datatype_)?;")
+                args.append("large_.count")
+            else:
+                args.append(moved)
         elif k in ("POLYXFER_NUM_ELEM_NNI", "XFER_NUM_ELEM_NNI") and d == "in":
             args.append(n)
         elif k == "RANK" and d == "in" and not p["length"]:
@@ -436,8 +454,9 @@ def gen_fn(f):
             args.append(f"{n}_.0")
         elif k == "OFFSET" and d == "in" and "_at" in f.short:
             # an explicit offset: Open MPI takes a negative one and then
-            # writes where it should not (natively: SIGSEGV in the wait)
-            body.append(f"cx.explicit_offset({n})?;")
+            # writes where it should not (natively: SIGSEGV in the wait);
+            # ROMIO aborts the job for one whose access ends past 2^63
+            body.append(f"cx.explicit_offset(fh, {n}, count as i64, &datatype_)?;")
             args.append(n)
         elif k == "OFFSET" and d == "in":
             args.append(n)
@@ -485,9 +504,10 @@ def gen_fn(f):
     read = NONBLOCKING_READS.get(plain(f.short))
     if read:
         # Open MPI's nonblocking reads past the end of the file (file_reads.rs)
-        count = next(a for a in args if "true_extent" in a)
+        large = f.short.endswith("_c")
+        count = "large_.count" if large else next(a for a in args if "true_extent" in a)
         body.append(f"let read = file_reads::Read {{ guest: {fh['name']}, file: {fh['name']}_, kind: file_reads::Kind::{read}, buf: buf_ as _, "
-                    f"count: ({count}) as i64, datatype: datatype_.host, large: {str(f.short.endswith('_c')).lower()}, "
+                    f"count: ({count}) as i64, datatype: {'large_.host' if large else 'datatype_.host'}, large: {str(large).lower()}, "
                     f"collective: {str('_all' in f.short).lower()} }};")
         assert "&mut request_.0" in call, f.name
         call = f"cx.nonblocking_read(&read, &mut request_.0, |r| unsafe {{ {call.replace('&mut request_.0', 'r')} }})"

@@ -107,3 +107,27 @@ def test_inspect_says_the_host_function_is_not_needed(mpi, embedder):
     rows = {row[0]: row for row in (line.split("\t") for line in r.stdout.splitlines()) if row[0].startswith("MPI_")}
     for name in NEW:
         assert rows["MPI_" + name][-1] == "host: not needed", rows.get("MPI_" + name)
+
+
+def test_file_reads_of_more_than_int_max_elements(build, run_wasm, mpi, embedder, tmp_path):
+    """MPI_File_*_c reads of 2^31 + 8 bytes into a 2 GiB guest buffer from a
+    100-byte file (file_large_count.c). MPICH's ROMIO assert()s
+    `count <= INT_MAX` in each and the process died of SIGABRT (natively
+    too); the bridge hands it one element of a type made for the call.
+    Hosts without the `_c` file functions (Open MPI 4.1, 5) say so."""
+    r = run(mpi.cmd(1, embedder, "inspect", "--mpi"))
+    path = dict(line.split("\t", 1) for line in r.stdout.splitlines() if "\t" in line)["library"]
+    has_c = hasattr(ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL), "MPI_File_read_at_c")
+    data = tmp_path / "data"
+    data.mkdir()
+    r = run_wasm(build.wasm(PROGRAMS / "file_large_count.c"), "/data/f.bin", opts=["--mapdir", f"/data:{data}"], np=1,
+                 timeout=120)
+    assert "Assertion" not in r.stderr and "signal" not in r.stderr, r.stderr
+    assert r.returncode == 0, r.stdout + r.stderr
+    reads = [line.split(":")[0] for line in r.stdout.splitlines()]
+    assert reads == ["read_at_c", "iread_at_c", "read_all_c"], r.stdout
+    if has_c:
+        assert r.stdout == ("read_at_c: rc 0 count 100 data ok\niread_at_c: rc 0 count 90 data ok\n"
+                            "read_all_c: rc 0 count 50 data ok\n"), r.stdout + r.stderr
+    else:
+        assert "does not provide MPI_File_read_at_c" in r.stderr, r.stderr

@@ -70,10 +70,13 @@ def test_a_second_split_collective_is_refused(build, run_wasm, tmp_path):
     """One split collective at a time on a file: the second `_begin` fails
     at once (the bridge runs the first whole in its `_begin`); a negative
     explicit offset is MPI_ERR_ARG (Open MPI took it, then trapped the
-    guest; natively it crashes)."""
+    guest; natively it crashes), so is one whose access ends past the
+    largest file offset (ROMIO's lock of the range failed and it aborted
+    the job)."""
     data = tmp_path / "data"
     data.mkdir()
     r = run_wasm(build.wasm(SRC), "/data/eof.bin", opts=["--mapdir", f"/data:{data}"], timeout=TIMEOUT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "r0 second begin refused yes: count 40 data ok\n" in r.stdout, r.stdout
     assert "negative offsets refused: yes\n" in r.stdout, r.stdout
+    assert "accesses past the largest file offset refused: yes\n" in r.stdout, r.stdout

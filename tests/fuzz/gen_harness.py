@@ -38,6 +38,10 @@ EXCLUDED = {
 # g_norank (MPI_PROC_NULL or invalid), so on one rank nothing can hang.
 BLOCKING_P2P = {f"MPI_{n}" for n in """Send Bsend Ssend Rsend Recv Sendrecv Sendrecv_replace Probe Mprobe
 Ibsend Bsend_init Intercomm_create""".split()}
+# Collectives over the processes of a group (MPI-4): on more than one rank
+# the others never make the call, so their groups come from g_group_self
+# (no process but this one).
+GROUP_COLLECTIVES = {"MPI_Comm_create_from_group", "MPI_Intercomm_create_from_groups"}
 # Calls that block until their requests complete: their request arrays come
 # from g_waitreq (complete or inactive requests, or outside memory).
 WAITS = {"MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome"}
@@ -109,6 +113,8 @@ def arg(fn, ctype, kind):
     if base == "MPI_Comm":
         # an immediate, not a variable in guest memory that MPI could overwrite
         return "uint32_t", f"g_comm({int(base_name(fn) in MULTI_RANK_OK or nonblocking_collective(fn))})"
+    if base == "MPI_Group" and base_name(fn) in GROUP_COLLECTIVES:
+        return "uint32_t", "g_group_self()"
     if base in HANDLE_GEN:
         return "uint32_t", HANDLE_GEN[base] + "()"
     if base == "MPI_T_cb_safety":
@@ -148,7 +154,12 @@ def case(index, name, ret, cparams, kinds):
     vals = "".join(f", (long long)a{i}" if local == "int64_t" else f", (unsigned)a{i}" for i, local in zip(indices, locals_))
     lines.append(f"        if (trace) trace_call(\"call {name}({fmt})\"{vals});")
     call = f"{name}({', '.join(call_args)})"
-    if ret == "int":
+    made_window = [i for i, cdecl in zip(indices, (c for c in cparams if c != "...")) if split_decl(cdecl)[0].replace(" ", "") == "MPI_Win*"]
+    if ret == "int" and made_window and name != "MPI_Win_free":
+        lines.append(f"        int rc = {call};")
+        lines.append(f"        if (rc == MPI_SUCCESS) quiet_window(a{made_window[0]});")
+        lines.append("        return rc;")
+    elif ret == "int":
         lines.append(f"        return {call};")
     else:
         lines.append(f"        sink_value = (double){call};")

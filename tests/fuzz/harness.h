@@ -14,6 +14,7 @@ uint32_t g_waitreq(void); /* a request array for a call that can block */
 uint32_t g_comm(int multi); /* multi: may it have several ranks (see g_comm) */
 uint32_t g_type(void);
 uint32_t g_group(void);
+uint32_t g_group_self(void); /* g_group, but no group of several processes */
 uint32_t g_op(void);
 uint32_t g_info(void);
 uint32_t g_session(void);
@@ -25,6 +26,8 @@ int32_t g_norank(void);   /* a rank no message can come from or go to */
 int32_t g_tag(void);
 int32_t g_keyval(void);
 uint32_t g_win(void);    /* MPI_WIN_NULL, a window over MPI_COMM_SELF (where the host makes windows), junk */
+/* after a call that made a window at guest address `out` (see harness.c) */
+void quiet_window(uint32_t out);
 uint32_t g_file(void);   /* MPI_FILE_NULL, this rank's own file, junk */
 int32_t g_aint(void);
 int64_t g_count64(void);

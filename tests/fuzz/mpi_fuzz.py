@@ -34,8 +34,12 @@ MPI = os.environ.get("EMBEDDER_TEST_MPI", "openmpi")
 SUMMARY = re.compile(r"mpi-fuzz: seed (\d+): (\d+) calls, (\d+) error returns")
 # What only a host failure prints (a guest trap ends with the embedder's
 # "guest trapped" message and exit code 134, which is not a signal).
+# A C library assert() in the host (glibc's "Assertion `...' failed."; ROMIO's
+# large-count file calls had them) aborts the process: under Hydra that is
+# exit code 6, not a signal, so its message is what tells it apart.
 HOST_CRASH = re.compile(r"panicked at|overflowed its stack|Segmentation fault|Bus error|SIGSEGV|SIGBUS|SIGABRT|SIGILL|SIGFPE"
-                        r"|signal (?:4|6|7|8|11) |on signal|core dumped|free\(\)|double free|corrupted|malloc\(\)")
+                        r"|signal (?:4|6|7|8|11) |on signal|core dumped|free\(\)|double free|corrupted|malloc\(\)"
+                        r"|Assertion `[^']*' failed")
 
 
 def mpirun(np):

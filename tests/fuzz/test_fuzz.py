@@ -44,6 +44,10 @@ def test_classify_tells_host_crashes_from_guest_endings():
     assert mpi_fuzz.classify(134, "", "\nthread 'main' has overflowed its stack\n")[0] == "crash"
     assert mpi_fuzz.classify(1, "", "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault).")[0] == "crash"
     assert mpi_fuzz.classify(134, "", "free(): invalid pointer\n")[0] == "crash"
+    # a host library's assert() under Hydra: exit 6, only the message tells
+    assert mpi_fuzz.classify(6, "", "embedder: mpi-io/read_sh.c:86: PMPI_File_read_shared_c: Assertion `count <= INT_MAX' failed.\n")[0] == "crash"
+    # MPICH's own assertion ends the job through its abort: the job's end, reported
+    assert mpi_fuzz.classify(1, "", "Assertion failed in file src/mpi/misc/utils.c at line 113: x > 0\nAbort(1) on node 0: Internal error\n")[0] == "guest"
 
 
 def test_blocking_guards_hold_with_their_tables_overwritten(embedder, tmp_path):

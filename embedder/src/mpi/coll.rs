@@ -5,17 +5,105 @@
 //! C ints for Alltoallw, MPI_Aint for Neighbor_alltoallw and both `_c`
 //! forms (a 32-bit guest MPI_Aint widened to the host's). Every array the
 //! host reads is a host copy that outlives a nonblocking or persistent call.
+//! Also the check the collectives with a send and a receive side make of
+//! the block a process sends to itself (`Ctx::check_self_block`).
 use std::ffi::c_void;
 
 use wasmer::FunctionEnvMut;
 
 use super::{
     call::{call, Ctx},
-    errors::{Fatal, MpiResult},
+    errors::{Fatal, MpiError, MpiResult},
+    state::CommEntry,
     translate::arrays::Element,
     MpiEnv,
 };
-use crate::{host_mpi, host_mpi::ffi};
+use crate::{abi, host_mpi, host_mpi::ffi};
+
+/// A count of one side of a collective, or the host copy of its count
+/// array (C ints, or MPI_Count for the `_c` forms): the count of block `i`.
+pub trait SelfCount: Copy {
+    fn at(self, i: usize) -> Option<i64>;
+}
+
+impl SelfCount for i32 {
+    fn at(self, _: usize) -> Option<i64> {
+        Some(self as i64)
+    }
+}
+
+impl SelfCount for i64 {
+    fn at(self, _: usize) -> Option<i64> {
+        Some(self)
+    }
+}
+
+// Safety (both): the host copy this call made of a per-process array, one
+// element per process of the intracommunicator (null where it was not made).
+impl SelfCount for *const i32 {
+    fn at(self, i: usize) -> Option<i64> {
+        (!self.is_null()).then(|| unsafe { *self.add(i) } as i64)
+    }
+}
+
+impl SelfCount for *const i64 {
+    fn at(self, i: usize) -> Option<i64> {
+        (!self.is_null()).then(|| unsafe { *self.add(i) })
+    }
+}
+
+impl Ctx<'_> {
+    /// In a collective with a send and a receive side on an
+    /// intracommunicator, a process that has both (every one, or the root
+    /// of a gather or scatter) sends one block to itself, and the standard
+    /// requires both sides of that block to hold as many bytes (the type
+    /// signatures match). The hosts trust it: Open MPI reports
+    /// MPI_ERR_TRUNCATE at the call, but a nonblocking collective's
+    /// schedule then lives on half-built and its progress later freed an
+    /// invalid pointer (SIGABRT in a later `MPI_Comm_dup`); MPICH, for an
+    /// all-to-all on one process with one side empty, posts the other and
+    /// waits forever, and with derived types its local copy can assert and
+    /// abort the job (all natively too). A mismatch is MPI_ERR_TRUNCATE
+    /// here, at the call, on every host; MPI_IN_PLACE has no second side.
+    #[inline]
+    pub fn check_self_block(
+        &self,
+        comm: &CommEntry,
+        both_sides: bool,
+        sendbuf: *mut u8,
+        recvbuf: *mut u8,
+        send: (impl SelfCount, ffi::MPI_Datatype),
+        recv: (impl SelfCount, ffi::MPI_Datatype),
+    ) -> MpiResult {
+        if comm.inter || !both_sides || sendbuf == self.in_place() || recvbuf == self.in_place() {
+            return Ok(());
+        }
+        let own = comm.rank as usize;
+        match (send.0.at(own), recv.0.at(own)) {
+            // the usual call (IMB's too) asks the host nothing
+            (Some(sent), Some(received)) if sent == received && send.1 == recv.1 => Ok(()),
+            (Some(sent), Some(received)) => self.self_block_sizes((sent, send.1), (received, recv.1)),
+            _ => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn self_block_sizes(&self, send: (i64, ffi::MPI_Datatype), recv: (i64, ffi::MPI_Datatype)) -> MpiResult {
+        let bytes = |(count, datatype): (i64, ffi::MPI_Datatype)| -> MpiResult<i128> {
+            let mut size = 0;
+            self.host(unsafe { ffi::MPI_Type_size_x(datatype, &mut size) })?;
+            Ok(count as i128 * size as i128)
+        };
+        let (sent, received) = (bytes(send)?, bytes(recv)?);
+        if sent != received {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_TRUNCATE,
+                format!("this process's block to itself is {sent} bytes sent and {received} received: the two must match"),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// One side (send or receive): the buffer (every block checked), host
 /// copies of the counts and displacements, and the host types.
@@ -88,7 +176,15 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
         (c.peers, c.peers, !c.inter)
     };
     let send = side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, form, send_in_place)?;
-    Ok((c.host, send, side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, form, false)?))
+    let recv = side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, form, false)?;
+    if !form.neighbor && !c.inter && send.buf != cx.in_place() {
+        let own = c.rank as usize;
+        let count = |s: &Side| if form.large { (s.counts as *const i64).at(own) } else { (s.counts as *const i32).at(own) };
+        if let (Some(sent), Some(received)) = (count(&send), count(&recv)) {
+            cx.self_block_sizes((sent, send.types.get(own)), (received, recv.types.get(own)))?;
+        }
+    }
+    Ok((c.host, send, recv))
 }
 
 /// How the call completes: now, through a request, or as a persistent

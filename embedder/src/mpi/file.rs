@@ -16,7 +16,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     call::{call_file, Ctx},
-    datatype::{Contents, TypeRef},
+    datatype::{Contents, DatatypeEntry, TypeRef},
     errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
@@ -40,6 +40,23 @@ pub struct FileEntry {
     /// The split collective in progress: the buffer its `_begin` checked,
     /// and the status of the whole operation, which ran in the `_begin`.
     split: Option<(u32, host_mpi::Status)>,
+}
+
+/// What `Ctx::large_file_count` gives the host call; a type made for it is
+/// freed after the call (a nonblocking call still pending keeps it, as
+/// MPI_Type_free allows).
+pub struct LargeCount {
+    pub count: i64,
+    pub host: host_mpi::Datatype,
+    made: bool,
+}
+
+impl Drop for LargeCount {
+    fn drop(&mut self) {
+        if self.made {
+            unsafe { ffi::MPI_Type_free(&mut self.host.0) };
+        }
+    }
 }
 
 /// Whether other processes wait for this one in `function` on file `fh`:
@@ -67,12 +84,61 @@ impl Ctx<'_> {
         Ok(std::ffi::CString::new(path.into_os_string().into_vec()).expect("paths hold no NUL"))
     }
 
-    /// The offset of an explicit-offset data call (`_at`): not negative.
-    pub fn explicit_offset(&self, offset: i64) -> MpiResult {
+    /// The offset of an explicit-offset data call (`_at`): not negative,
+    /// and the access ends at a file offset.
+    pub fn explicit_offset(&self, fh: i32, offset: i64, count: i64, datatype: &DatatypeEntry) -> MpiResult {
         if offset < 0 {
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative offset {offset}")));
         }
+        // Nor may the access end past the largest file offset: ROMIO
+        // locks the range it writes (or reads, for data sieving), the lock
+        // fails with EOVERFLOW, and ROMIO aborts the job (MPICH, natively
+        // too; the fuzzer's INT64_MAX offsets). Measured in the view's
+        // etypes from its start: holes in a filetype only move the end
+        // further.
+        let etype = i128::from(self.bridge.files.get(fh).map_or(1, |f| f.etype_size).max(1));
+        let mut size = 0;
+        self.host(unsafe { ffi::MPI_Type_size_x(datatype.host.0, &mut size) })?;
+        let end = i128::from(offset) * etype + i128::from(count.max(0)) * i128::from(size.max(0));
+        if end > i128::from(i64::MAX) {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("offset {offset} (etypes of {etype} bytes): the access would end past the largest file offset")));
+        }
         Ok(())
+    }
+
+    /// The count and host datatype a large-count data call (`MPI_File_*_c`)
+    /// hands the host: the guest's, up to INT_MAX elements. Past that,
+    /// MPICH's ROMIO assert()s `count <= INT_MAX` in every one of them and
+    /// the process dies of SIGABRT (natively too), so the elements go as one
+    /// element of a type made for the call: `count / 2^30` blocks of 2^30
+    /// elements, then the rest, each at its place in the guest's typemap.
+    #[inline]
+    pub fn large_file_count(&self, count: i64, datatype: &DatatypeEntry) -> MpiResult<LargeCount> {
+        if count <= i32::MAX as i64 {
+            return Ok(LargeCount { count, host: datatype.host, made: false });
+        }
+        self.large_count_type(count, datatype)
+    }
+
+    #[inline(never)]
+    fn large_count_type(&self, count: i64, datatype: &DatatypeEntry) -> MpiResult<LargeCount> {
+        const BLOCK: i64 = 1 << 30;
+        let (blocks, rest) = (count / BLOCK, count % BLOCK);
+        // a wasm32 buffer holds under 2^32 bytes, so `blocks` is small
+        let blocks = i32::try_from(blocks).map_err(|_| MpiError::new(abi::c::MPI_ERR_COUNT, format!("count {count} is too large")))?;
+        let mut block = host_mpi::null_datatype();
+        self.host(unsafe { ffi::MPI_Type_contiguous(BLOCK as i32, datatype.host.0, &mut block.0) })?;
+        let lengths = [blocks, rest as i32];
+        let displacements: [i64; 2] = [0, blocks as i64 * BLOCK * datatype.extent];
+        let types = host_mpi::HandleVec::from_iter([block.0, datatype.host.0]);
+        let mut made = host_mpi::null_datatype();
+        let rc = unsafe { ffi::MPI_Type_create_struct(2, lengths.as_ptr(), displacements.as_ptr() as _, types.as_ptr(), &mut made.0) };
+        unsafe { ffi::MPI_Type_free(&mut block.0) };
+        self.host(rc)?;
+        let rc = unsafe { ffi::MPI_Type_commit(&mut made.0) };
+        let large = LargeCount { count: 1, host: made, made: true };
+        self.host(rc)?;
+        Ok(large)
     }
 
     /// Before a split collective's `_begin`: one at a time on a file.

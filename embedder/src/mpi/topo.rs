@@ -280,10 +280,16 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// Dims_create: nnodes >= 0, ndims >= 0, no negative dims entry.
+    /// Dims_create: nnodes > 0, ndims >= 0, no negative dims entry.
     pub fn check_dims_create(&self, nnodes: i32, ndims: i32, dims: u32) -> MpiResult {
         if nnodes < 0 {
             return Err(arg_error(format!("negative nnodes {nnodes}")));
+        }
+        // No grid of positive dimensions has no nodes. Open MPI says so;
+        // MPICH searched for one forever (natively too) when two or more
+        // entries were free.
+        if nnodes == 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_DIMS, "nnodes 0: no grid of positive dimensions has 0 nodes"));
         }
         if ndims < 0 {
             return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("negative ndims {ndims}")));

@@ -9,6 +9,7 @@
  *   file_eof PATH */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #define FILE_SIZE 100 /* bytes: byte i holds i */
@@ -125,6 +126,21 @@ int main(int argc, char** argv) {
         MPI_Error_class(MPI_File_iread_at(fh, -1, buf, LEN, MPI_BYTE, &nr), &c1);
         MPI_Error_class(MPI_File_read_at(fh, (MPI_Offset)1 << 63, buf, LEN, MPI_BYTE, &st), &c2);
         printf("negative offsets refused: %s\n", c1 == MPI_ERR_ARG && c2 == MPI_ERR_ARG ? "yes" : "no");
+        /* an access ending past the largest file offset: ROMIO's lock of
+         * the range fails and it aborts the job (MPICH, natively too); one
+         * ending at it reads nothing */
+        MPI_Datatype gaps;
+        MPI_Type_vector(2, 1, 2, MPI_BYTE, &gaps);
+        MPI_Type_commit(&gaps);
+        int c3 = -1, c4 = -1;
+        MPI_Error_class(MPI_File_write_at(fh, INT64_MAX, buf, 1, gaps, &st), &c1);
+        MPI_Error_class(MPI_File_iread_at(fh, INT64_MAX - 1, buf, 2, MPI_BYTE, &nr), &c2);
+        MPI_Error_class(MPI_File_read_at_all(fh, INT64_MAX - 4, buf, 2, MPI_INT, &st), &c3);
+        MPI_Error_class(MPI_File_read_at(fh, INT64_MAX - 4, buf, 4, MPI_BYTE, &st), &c4);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        printf("accesses past the largest file offset refused: %s\n",
+               c1 == MPI_ERR_ARG && c2 == MPI_ERR_ARG && c3 == MPI_ERR_ARG && c4 == MPI_SUCCESS && n == 0 ? "yes" : "no");
+        MPI_Type_free(&gaps);
     }
     MPI_File_close(&fh);
     if (rank == 0) printf("done\n");

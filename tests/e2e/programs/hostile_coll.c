@@ -181,6 +181,45 @@ int main(int argc, char **argv) {
     rc = MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &made);
     expect("intercomm_merge of an intracommunicator", rc, MPI_ERR_COMM, made == MPI_COMM_WORLD);
 
+    /* all-to-alls on one process whose block to itself is empty on one
+     * side only: MPICH posted the other side and waited forever (natively
+     * too), Open MPI says MPI_ERR_TRUNCATE */
+    int none = 0, single = 1, two = 2;
+    double self_send[2] = {7.0, 8.0}, self_recv[2] = {0};
+    MPI_Datatype self_type = MPI_DOUBLE;
+    rc = MPI_Alltoallv(self_send, &none, &none, MPI_DOUBLE, self_recv, &single, &none, MPI_DOUBLE, MPI_COMM_SELF);
+    expect("alltoallv on one process sending 0 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, self_recv[0] == 0);
+    rc = MPI_Ialltoallv(self_send, &single, &none, MPI_DOUBLE, self_recv, &none, &none, MPI_DOUBLE, MPI_COMM_SELF, &req);
+    expect("ialltoallv on one process sending 8 bytes to itself, receiving 0", rc, MPI_ERR_TRUNCATE, self_recv[0] == 0);
+    rc = MPI_Alltoallw(self_send, &none, &none, &self_type, self_recv, &single, &none, &self_type, MPI_COMM_SELF);
+    expect("alltoallw on one process sending 0 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, self_recv[0] == 0);
+    rc = MPI_Allgather(self_send, 2, MPI_DOUBLE, self_recv, 1, MPI_DOUBLE, MPI_COMM_SELF);
+    expect("allgather on one process sending 16 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, self_recv[0] == 0);
+    rc = MPI_Iscatterv(self_send, &two, &none, MPI_INT, self_recv, 1, MPI_INT, 0, MPI_COMM_SELF, &req);
+    expect("iscatterv on one process sending 8 bytes to itself, receiving 4", rc, MPI_ERR_TRUNCATE, self_recv[0] == 0);
+    /* every rank's block to itself, on all ranks: Open MPI reported
+     * MPI_ERR_TRUNCATE, but the nonblocking collective's schedule lived on
+     * and a later MPI_Comm_dup freed an invalid pointer (SIGABRT) */
+    int halves[64], ones[64], zeros[64] = {0};
+    for (int i = 0; i < np; i++) { halves[i] = 2; ones[i] = 1; zeros[i] = 4 * i; }
+    int wide[256] = {0}, narrow[256] = {0};
+    rc = MPI_Iallgather(wide, 2, MPI_INT, narrow, 1, MPI_INT, MPI_COMM_WORLD, &req);
+    expect("iallgather sending this rank 2 ints, receiving 1", rc, MPI_ERR_TRUNCATE, 1);
+    rc = MPI_Allgather(wide, 2, MPI_INT, narrow, 1, MPI_INT, MPI_COMM_WORLD);
+    expect("allgather sending this rank 2 ints, receiving 1", rc, MPI_ERR_TRUNCATE, 1);
+    rc = MPI_Ialltoallv(wide, halves, zeros, MPI_INT, narrow, ones, zeros, MPI_INT, MPI_COMM_WORLD, &req);
+    expect("ialltoallv sending this rank 2 ints, receiving 1", rc, MPI_ERR_TRUNCATE, 1);
+    MPI_Comm dup = MPI_COMM_NULL;
+    rc = MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    expect("comm_dup after them", rc, MPI_SUCCESS, dup != MPI_COMM_NULL);
+    if (dup != MPI_COMM_NULL) MPI_Comm_free(&dup);
+
+    /* equal bytes in other types still go through, and MPI_IN_PLACE */
+    rc = MPI_Gatherv(MPI_IN_PLACE, 5, MPI_INT, self_send, &single, &none, MPI_DOUBLE, 0, MPI_COMM_SELF);
+    expect("gatherv on one process in place", rc, MPI_SUCCESS, self_send[0] == 7.0);
+    rc = MPI_Alltoallv(self_send, &single, &none, MPI_DOUBLE, self_recv, &two, &none, MPI_INT, MPI_COMM_SELF);
+    expect("alltoallv on one process, one double received as two ints", rc, MPI_SUCCESS, self_recv[0] == 7.0);
+
     /* the job is still consistent: a real collective works */
     int sum = 0, one = 1;
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -179,6 +179,16 @@ int main(int argc, char **argv) {
     t = tail(16);
     rc = MPI_Status_set_elements((MPI_Status *)t, MPI_INT, 3);
     expect("status_set_elements status past the end", rc, MPI_ERR_BUFFER, untouched(t, 16));
+    /* counts a status cannot hold in bytes: MPICH asserted and aborted the job */
+    MPI_Status fits;
+    rc = MPI_Status_set_elements_x(&fits, MPI_INT, (MPI_Count)0x7fffffffffffffffLL);
+    expect("status_set_elements_x count x size over MPI_Count", rc, MPI_ERR_COUNT, 1);
+    rc = MPI_Status_set_elements(&fits, MPI_INT, -1);
+    expect("status_set_elements negative count", rc, MPI_ERR_COUNT, 1);
+    int got = 0;
+    rc = MPI_Status_set_elements_x(&fits, MPI_INT, (MPI_Count)1 << 40);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_elements(&fits, MPI_INT, &got);
+    expect("status_set_elements_x 2^40 ints still fits", rc, MPI_SUCCESS, got == MPI_UNDEFINED);
     t = tail(2);
     rc = MPI_Get_elements(&st, MPI_INT, (int *)t);
     expect("get_elements result past the end", rc, MPI_ERR_BUFFER, untouched(t, 2));

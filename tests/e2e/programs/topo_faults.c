@@ -107,6 +107,9 @@ static void graph_arguments(int size, int rank, MPI_Comm cart) {
         dims[0] = -1;
         expect_class("Dims_create negative dims entry", MPI_Dims_create(size, 1, dims), MPI_ERR_DIMS);
         expect_class("Dims_create negative ndims", MPI_Dims_create(size, -1, dims), MPI_ERR_DIMS);
+        /* no grid has 0 nodes: MPICH searched for one forever */
+        dims[0] = dims[1] = dims[2] = 0;
+        expect_class("Dims_create nnodes 0", MPI_Dims_create(0, 3, dims), MPI_ERR_DIMS);
     }
     {
         /* cart: dims {size, 1}, periods {1, 0} */

@@ -47,6 +47,21 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// MPI_Status_set_elements(_x, _c): the status holds the count in
+    /// bytes, as an MPI_Count. MPICH asserts that `count` elements of the
+    /// type fit there and aborts the job when they do not (a guest's
+    /// INT64_MAX elements of 4 bytes; the fuzzer found it); a negative count
+    /// is no count either. Both are MPI_ERR_COUNT here, on every host.
+    pub fn check_set_elements(&self, dt: &super::DatatypeEntry, count: i64) -> MpiResult {
+        super::check_count(count)?;
+        let mut size = 0;
+        self.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut size) })?;
+        match count.checked_mul(size) {
+            Some(bytes) if bytes < i64::MAX => Ok(()),
+            _ => Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("{count} elements of {size} bytes do not fit in a status's MPI_Count"))),
+        }
+    }
+
     /// Writes a guest MPI_Aint (32 bits on wasm32).
     pub fn write_aint(&self, ptr: u32, value: i64) -> MpiResult {
         let v = i32::try_from(value)

@@ -36,6 +36,7 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -49,6 +50,7 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -62,6 +64,7 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -75,6 +78,7 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -86,6 +90,7 @@ pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -97,6 +102,7 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -108,6 +114,7 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -119,6 +126,7 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let n = comm_.peers;
         let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -256,6 +264,7 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -273,6 +282,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -290,6 +300,7 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -307,6 +318,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -322,6 +334,7 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -337,6 +350,7 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -352,6 +366,7 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -367,6 +382,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -500,6 +516,7 @@ pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i6
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -513,6 +530,7 @@ pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -524,6 +542,7 @@ pub fn mpi_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -535,6 +554,7 @@ pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -645,6 +665,7 @@ pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -662,6 +683,7 @@ pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -677,6 +699,7 @@ pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -692,6 +715,7 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -827,6 +851,7 @@ pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -845,6 +870,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -863,6 +889,7 @@ pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -881,6 +908,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -897,6 +925,7 @@ pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -913,6 +942,7 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -929,6 +959,7 @@ pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -945,6 +976,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1073,6 +1105,7 @@ pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -1086,6 +1119,7 @@ pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
 }
@@ -1097,6 +1131,7 @@ pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let n = comm_.peers;
         let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -1108,6 +1143,7 @@ pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let n = comm_.peers;
         let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -1138,6 +1174,7 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -1155,6 +1192,7 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -1170,6 +1208,7 @@ pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -1185,6 +1224,7 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -1238,6 +1278,7 @@ pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1256,6 +1297,7 @@ pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1272,6 +1314,7 @@ pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1288,6 +1331,7 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1399,6 +1443,7 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1417,6 +1462,7 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1433,6 +1479,7 @@ pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())
@@ -1449,6 +1496,7 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request(request, request_, true)?;
         Ok(())

@@ -41,7 +41,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
     call_file(&mut env, "MPI_File_read_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -56,7 +56,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     call_file(&mut env, "MPI_File_read_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -99,7 +99,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     call_file(&mut env, "MPI_File_write_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -114,7 +114,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     call_file(&mut env, "MPI_File_write_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -215,7 +215,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
     call_file(&mut env, "MPI_File_iread_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -231,7 +231,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
     call_file(&mut env, "MPI_File_iread_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -275,7 +275,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     call_file(&mut env, "MPI_File_iwrite_at", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -290,7 +290,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     call_file(&mut env, "MPI_File_iwrite_at_all", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -381,7 +381,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -405,7 +405,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -475,9 +475,10 @@ pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -489,9 +490,10 @@ pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -502,11 +504,12 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
     call_file(&mut env, "MPI_File_read_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -517,11 +520,12 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
     call_file(&mut env, "MPI_File_read_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -533,9 +537,10 @@ pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -547,9 +552,10 @@ pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -560,11 +566,12 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     call_file(&mut env, "MPI_File_write_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -575,11 +582,12 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     call_file(&mut env, "MPI_File_write_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -591,9 +599,10 @@ pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -605,9 +614,10 @@ pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -619,9 +629,10 @@ pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -633,9 +644,10 @@ pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -647,10 +659,11 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -662,10 +675,11 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -676,12 +690,13 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
     call_file(&mut env, "MPI_File_iread_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -692,12 +707,13 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
     call_file(&mut env, "MPI_File_iread_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -709,9 +725,10 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -723,9 +740,10 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -736,11 +754,12 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
     call_file(&mut env, "MPI_File_iwrite_at_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -751,11 +770,12 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
     call_file(&mut env, "MPI_File_iwrite_at_all_c", fh, |cx| {
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -767,10 +787,11 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -782,9 +803,10 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -797,8 +819,9 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -811,8 +834,9 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -824,10 +848,11 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -839,10 +864,11 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
         let fh_ = cx.file(fh)?;
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
-        cx.explicit_offset(offset)?;
+        cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -855,8 +881,9 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -869,8 +896,9 @@ pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })

@@ -428,6 +428,7 @@ pub fn mpi_status_set_elements(mut env: FunctionEnvMut<MpiEnv>, status: u32, dat
     call(&mut env, "MPI_Status_set_elements", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
         let mut status_ = cx.read_status(status)?;
+        cx.check_set_elements(&datatype_, count as i64)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Status_set_elements(&mut status_ as *mut _ as *mut _, datatype_.host.0, count) })?;
         cx.write_status(status, &status_)?;
         Ok(())
@@ -439,6 +440,7 @@ pub fn mpi_status_set_elements_x(mut env: FunctionEnvMut<MpiEnv>, status: u32, d
     call(&mut env, "MPI_Status_set_elements_x", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
         let mut status_ = cx.read_status(status)?;
+        cx.check_set_elements(&datatype_, count)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Status_set_elements_x(&mut status_ as *mut _ as *mut _, datatype_.host.0, count) })?;
         cx.write_status(status, &status_)?;
         Ok(())
@@ -972,6 +974,7 @@ pub fn mpi_status_set_elements_c(mut env: FunctionEnvMut<MpiEnv>, status: u32, d
     call(&mut env, "MPI_Status_set_elements_c", abi::c::MPI_COMM_WORLD, |cx| {
         let datatype_ = cx.datatype(datatype)?;
         let mut status_ = cx.read_status(status)?;
+        cx.check_set_elements(&datatype_, count as i64)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Status_set_elements_c(&mut status_ as *mut _ as *mut _, datatype_.host.0, count) })?;
         cx.write_status(status, &status_)?;
         Ok(())
