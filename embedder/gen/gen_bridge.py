@@ -136,12 +136,13 @@ ARG_CHECKS = {
     "Get_elements_x": ["cx.check_element_count(&status_, datatype, &datatype_)?"],
     "Status_set_elements": ["cx.check_set_elements(&datatype_, count as i64)?"],
     "Status_set_elements_x": ["cx.check_set_elements(&datatype_, count)?"],
-    # the block a process sends itself (the root's, in a gather or scatter)
-    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_self_block(&comm_, {'root_args' if 'ather' in f and 'All' not in f or 'catter' in f else 'true'}, sendbuf_, recvbuf_, ({send}, sendtype_), ({recv}, recvtype_))?"]
-       for f, send, recv in (("Allgather", "sendcount", "recvcount"), ("Gather", "sendcount", "recvcount"),
-                             ("Scatter", "sendcount", "recvcount"), ("Alltoall", "sendcount", "recvcount"),
-                             ("Allgatherv", "sendcount", "recvcounts_"), ("Gatherv", "sendcount", "recvcounts_"),
-                             ("Scatterv", "sendcounts_", "recvcount"), ("Alltoallv", "sendcounts_", "recvcounts_"))
+    # the block a process sends itself: (function, which processes have
+    # both sides, send count, receive count)
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_self_block(&comm_, {both}, sendbuf_, recvbuf_, ({send}, sendtype_), ({recv}, recvtype_))?"]
+       for f, both, send, recv in (("Allgather", "true", "sendcount", "recvcount"), ("Gather", "root_args", "sendcount", "recvcount"),
+                                   ("Scatter", "root_args", "sendcount", "recvcount"), ("Alltoall", "true", "sendcount", "recvcount"),
+                                   ("Allgatherv", "true", "sendcount", "recvcounts_"), ("Gatherv", "root_args", "sendcount", "recvcounts_"),
+                                   ("Scatterv", "root_args", "sendcounts_", "recvcount"), ("Alltoallv", "true", "sendcounts_", "recvcounts_"))
        for form in ("{0}", "I{1}", "{0}_init")},
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Intercomm_merge": ["cx.check_intercomm(&comm_)?"],

@@ -89,11 +89,7 @@ impl Ctx<'_> {
 
     #[inline(never)]
     fn self_block_sizes(&self, send: (i64, ffi::MPI_Datatype), recv: (i64, ffi::MPI_Datatype)) -> MpiResult {
-        let bytes = |(count, datatype): (i64, ffi::MPI_Datatype)| -> MpiResult<i128> {
-            let mut size = 0;
-            self.host(unsafe { ffi::MPI_Type_size_x(datatype, &mut size) })?;
-            Ok(count as i128 * size as i128)
-        };
+        let bytes = |(count, datatype): (i64, ffi::MPI_Datatype)| -> MpiResult<i128> { Ok(count as i128 * self.host_type_size(datatype)? as i128) };
         let (sent, received) = (bytes(send)?, bytes(recv)?);
         if sent != received {
             return Err(MpiError::new(

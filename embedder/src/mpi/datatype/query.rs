@@ -25,6 +25,13 @@ const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 const MAX_ELEMENT_BYTES: i64 = 1 << 32;
 
 impl Ctx<'_> {
+    /// The size in bytes of a host datatype.
+    pub fn host_type_size(&self, datatype: ffi::MPI_Datatype) -> MpiResult<i64> {
+        let mut size: ffi::MPI_Count = 0;
+        self.host(unsafe { ffi::MPI_Type_size_x(datatype, &mut size) })?;
+        Ok(size)
+    }
+
     /// MPI_Get_elements(_x) with a derived datatype: Open MPI walks the
     /// bytes beyond the last whole datatype element by element, so a status
     /// whose count (guest-written) is far beyond anything a wasm32 receive
@@ -34,10 +41,10 @@ impl Ctx<'_> {
         if datatype < USER_BASE {
             return Ok(());
         }
-        let (mut bytes, mut size) = (0, 0);
+        let mut bytes = 0;
         let byte = self.datatype(abi::c::MPI_BYTE)?.host.0;
         self.host(unsafe { ffi::MPI_Get_elements_x(status, byte, &mut bytes) })?;
-        self.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut size) })?;
+        let size = self.host_type_size(dt.host.0)?;
         if size > 0 && bytes % size > MAX_ELEMENT_BYTES {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_ARG,
@@ -54,8 +61,7 @@ impl Ctx<'_> {
     /// is no count either. Both are MPI_ERR_COUNT here, on every host.
     pub fn check_set_elements(&self, dt: &super::DatatypeEntry, count: i64) -> MpiResult {
         super::check_count(count)?;
-        let mut size = 0;
-        self.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut size) })?;
+        let size = self.host_type_size(dt.host.0)?;
         match count.checked_mul(size) {
             Some(bytes) if bytes < i64::MAX => Ok(()),
             _ => Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("{count} elements of {size} bytes do not fit in a status's MPI_Count"))),
@@ -146,9 +152,8 @@ pub fn type_size_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) ->
 fn size_as_count(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, size: u32) -> Result<i32, Fatal> {
     call(env, function, WORLD, |cx| {
         let dt = cx.datatype(datatype)?;
-        let mut s = 0;
-        cx.host(unsafe { ffi::MPI_Type_size_x(dt.host.0, &mut s) })?;
-        cx.write_int(size, s as i64)
+        let s = cx.host_type_size(dt.host.0)?;
+        cx.write_int(size, s)
     })
 }
 
