@@ -438,7 +438,16 @@ def gen_fn(f):
             after.append(f"cx.write_status({n}, &{n}_)?;")
         elif k == "REQUEST" and d == "out":
             persistent = "true" if plain(f.short).endswith("_init") else "false"
-            out_handle(body, args, after, n, "null_request", f"cx.out_request({n}, {n}_, {persistent})?;")
+            # a collective's request holds its user operation and derived
+            # datatypes, which the guest may free before it is done (held.rs;
+            # point-to-point requests have the host's own hold)
+            objects = [f"held::Of::Type({q['name']})" for q in P if q["kind"] == "DATATYPE" and not q["length"]]
+            objects += [f"held::Of::Op({q['name']})" for q in P if q["kind"] == "OPERATION"]
+            if f.collective and objects:
+                finish = f"cx.out_request_holding({n}, {n}_, {persistent}, &[{', '.join(objects)}])?;"
+            else:
+                finish = f"cx.out_request({n}, {n}_, {persistent})?;"
+            out_handle(body, args, after, n, "null_request", finish)
             if "partitions" in f.by_name:
                 after.append(f"cx.set_partitions({n}, partitions)?;")
         elif k == "REQUEST" and d == "in":
@@ -685,7 +694,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

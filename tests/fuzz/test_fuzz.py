@@ -80,7 +80,10 @@ def test_mpi_calls_two_ranks(embedder):
 # nonblocking collective pending on it (1042, 1053); a persistent receive
 # started or cancelled twice (2067, 2098, 2122, 2131); MPI_Ireduce_scatter
 # with MPI_IN_PLACE, whose input in recvbuf ran past the memory (2104).
-CRASHED_BEFORE = [1042, 1053, 2067, 2098, 2104, 2122, 2131]
+# And 1024, in 1 of 10 runs idle and 13 of 20 with the other core busy: a
+# request kept after the host freed it at an error return (its
+# deterministic test: tests/e2e/test_error_completions.py).
+CRASHED_BEFORE = [1024, 1042, 1053, 2067, 2098, 2104, 2122, 2131]
 
 
 def test_two_rank_seeds_that_crashed_the_host(embedder, tmp_path):

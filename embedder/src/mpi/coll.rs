@@ -14,6 +14,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     call::{call, Ctx},
     errors::{Fatal, MpiError, MpiResult},
+    held,
     state::CommEntry,
     translate::arrays::Element,
     MpiEnv,
@@ -108,6 +109,8 @@ pub struct Side {
     pub counts: *const c_void,
     pub displs: *const c_void,
     pub types: host_mpi::HandleVec,
+    /// The guest handles of the derived types, for the request to hold.
+    pub derived: Vec<i32>,
 }
 
 impl Side {
@@ -138,14 +141,19 @@ const NEIGHBOR_ALLTOALLW_C: Form = Form { large: true, aint_displs: true, neighb
 fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, form: Form, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
     if cx.in_place_arg(buf, in_place)? {
-        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new() });
+        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new(), derived: Vec::new() });
     }
     // the arrays first: each block is checked on the copy the host gets
     let c = cx.host_copy(counts, n, if form.large { Element::Count } else { Element::Int })?;
     let d = cx.host_copy(displs, n, if form.aint_displs { Element::Aint } else { Element::Int })?;
     let mut host_types = host_mpi::HandleVec::new();
+    let mut derived = Vec::new();
     for i in 0..n.max(0) as usize {
-        let dt = cx.datatype(cx.mem.read_i32(types.wrapping_add(4 * i as u32))?)?;
+        let handle = cx.mem.read_i32(types.wrapping_add(4 * i as u32))?;
+        let dt = cx.datatype(handle)?;
+        if !held::Of::Type(handle).predefined() {
+            derived.push(handle);
+        }
         // byte displacements: check the block where it lies
         cx.block(buf, cx.array(d).get(i), cx.array(c).get(i), &dt)?;
         host_types.push(dt.host.0);
@@ -153,7 +161,7 @@ fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, fo
     let host_counts = cx.array(c).host_ptr() as *const c_void;
     let host_displs = cx.array(d).host_ptr() as *const c_void;
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
-    Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types })
+    Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types, derived })
 }
 
 /// Both sides of the call on `comm`: one block per rank of the
@@ -210,8 +218,11 @@ fn w_collective(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, form: Form
         cx.mem.range(request, 4)?;
         let mut req = host_mpi::null_request();
         cx.host(host(&s, &r, c.0, info, &mut req.0))?;
-        // the request takes the count and displacement copies; the types too
+        // the request takes the count and displacement copies, the host
+        // types' array and the derived types themselves (held.rs)
         let mut entry = cx.request_entry(req, persistent);
+        let types = s.derived.iter().chain(&r.derived);
+        entry.extra().held = types.filter_map(|&t| held::hold(cx.bridge, held::Of::Type(t))).collect();
         entry.extra().keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)

@@ -31,6 +31,7 @@ pub(crate) mod file_reads;
 mod generated;
 mod grequest;
 mod group;
+mod held;
 mod info;
 pub mod karmem;
 mod node_segment;

@@ -15,6 +15,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     callbacks,
     call::call,
+    held,
     datatype::DatatypeEntry,
     errors::{Fatal, MpiError, TRAP_EXIT},
     MpiEnv,
@@ -64,6 +65,23 @@ pub fn remember_type_if_new(guest: i32, entry: &DatatypeEntry) {
 
 pub fn forget_type(guest: i32) {
     TYPES.with(|t| t.borrow_mut().retain(|_, (g, _)| *g != guest));
+}
+
+/// A held type's host object is freed (held.rs): its guest handle may name
+/// another type by now, so only the entry of this host type goes.
+pub(super) fn forget_host_type(host: ffi::MPI_Datatype, guest: i32) {
+    TYPES.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.get(&type_key(host)).is_some_and(|(g, _)| *g == guest) {
+            t.remove(&type_key(host));
+        }
+    });
+}
+
+/// A user operation's host object is freed: its trampoline may serve the
+/// next one.
+pub(super) fn release_slot(slot: usize) {
+    SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = None);
 }
 
 fn slot_of_free() -> Option<usize> {
@@ -199,10 +217,14 @@ pub fn op_free(mut env: FunctionEnvMut<MpiEnv>, op: u32) -> Result<i32, Fatal> {
         if handle < USER_BASE {
             return Err(MpiError::new(abi::c::MPI_ERR_OP, "predefined operations cannot be freed"));
         }
-        cx.host(unsafe { ffi::MPI_Op_free(&mut host.0) })?;
+        // a pending or persistent reduction may still run it (held.rs)
+        let held = held::retire(cx.bridge, held::Of::Op(handle));
+        if !held {
+            cx.host(unsafe { ffi::MPI_Op_free(&mut host.0) })?;
+        }
         cx.bridge.ops.remove(handle);
-        if let Some(slot) = cx.bridge.user_op_slots.remove(&handle) {
-            SLOT_FUNCTIONS.with(|s| s.borrow_mut()[slot] = None);
+        if let Some(slot) = cx.bridge.user_op_slots.remove(&handle).filter(|_| !held) {
+            release_slot(slot);
         }
         Ok(cx.mem.write_i32(op, abi::c::MPI_OP_NULL)?)
     })

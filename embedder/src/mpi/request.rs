@@ -187,6 +187,50 @@ fn retire_rest(bridge: &mut Bridge, entry: RequestEntry) {
     }
 }
 
+/// After a completion call the host failed: the requests it freed are gone
+/// here too, as natively. The host nulls the handle of each request it
+/// freed: a nonblocking one that completed with an error, and on Open MPI
+/// 4.1 a persistent one too (its error handler frees every request that
+/// completed with an error). Keeping their entries left the guest a handle
+/// to freed host memory: a second MPI_Wait on it, which natively finds
+/// MPI_REQUEST_NULL, aborted the host (Open MPI freed its communicator
+/// reference twice, `free(): invalid pointer`; MPICH: internal error).
+#[cold]
+#[inline(never)]
+fn forget_freed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32) -> MpiResult {
+    for (i, &h) in handles.iter().enumerate() {
+        if h == NULL || !host_mpi::is_null_request(host_mpi::Request(host_after(i))) {
+            continue;
+        }
+        let ptr = requests + 4 * i as u32;
+        if bridge.requests.get(h).is_some_and(|e| e.persistent) {
+            retire(bridge, h);
+            mem.write_i32(ptr, NULL)?;
+        } else {
+            completed(bridge, &mem, ptr, h, status_slot(statuses, i))?;
+        }
+    }
+    Ok(())
+}
+
+/// MPI_Wait or MPI_Test on request `h` (at guest `ptr`) failed with `rc`,
+/// the host's request now `r`: one the host freed is forgotten, a
+/// persistent one it kept is inactive if it completed (`done`); the status
+/// is the host's.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn failed_one(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, h: i32, r: host_mpi::Request, done: bool, status: u32, st: &host_mpi::Status, rc: i32) -> MpiResult {
+    forget_freed(bridge, mem.view(), ptr, &[h], |_| r.0, 0)?;
+    if let Some(e) = bridge.requests.get_mut(h).filter(|e| e.persistent && done) {
+        (e.active, e.cancelled) = (false, false);
+    }
+    if done {
+        super::status::write_status(bridge, mem, status, st)?;
+    }
+    bridge.check(rc)
+}
+
 /// Waits for an MPI_Comm_idup request on the host and installs its
 /// communicator (the host writes it into the entry, so the entry may not go
 /// before the host is done with it).
@@ -243,7 +287,10 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
         cx.check_status_ptr(status)?;
         cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
-        cx.host(unsafe { ffi::MPI_Wait(&mut r.0, &mut st) })?;
+        let rc = unsafe { ffi::MPI_Wait(&mut r.0, &mut st) };
+        if rc != host_mpi::SUCCESS {
+            return failed_one(cx.bridge, cx.mem.view(), request, h, r, true, status, &st, rc);
+        }
         completed(cx.bridge, &cx.mem, request, h, status)?;
         cx.write_status(status, &st)
     })
@@ -257,8 +304,11 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
         let (mut f, mut st) = (0, host_mpi::empty_status());
-        cx.host(unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) })?;
+        let rc = unsafe { ffi::MPI_Test(&mut r.0, &mut f, &mut st) };
         cx.mem.write_i32(flag, f)?;
+        if rc != host_mpi::SUCCESS {
+            return failed_one(cx.bridge, cx.mem.view(), request, h, r, f != 0, status, &st, rc);
+        }
         if f != 0 {
             completed(cx.bridge, &cx.mem, request, h, status)?;
             cx.write_status(status, &st)?;
@@ -545,11 +595,26 @@ fn waitall_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32
         st.reset(count as usize);
         let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
         // With MPI_ERR_IN_STATUS only some requests completed: the host
-        // nulled those (persistent ones need nothing done).
+        // nulled those; a persistent one it nulled, it freed (`forget_freed`)
         let all_done = rc == host_mpi::SUCCESS;
         let result = finish_all(bridge, &mem, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
-        result.and(bridge.check(rc))
+        if all_done {
+            return result;
+        }
+        waitall_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
     })
+}
+
+/// MPI_Waitall failed with `rc` after `result` of completing the requests
+/// the host nulled: a persistent one among them the host freed
+/// (`forget_freed`; the others are gone already).
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn waitall_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32, result: MpiResult, rc: i32) -> MpiResult {
+    result?;
+    forget_freed(bridge, mem, requests, handles, host_after, statuses)?;
+    bridge.check(rc)
 }
 
 /// Up to this many requests MPI_Waitall keeps its arrays on the stack:
@@ -579,7 +644,7 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
     let mut st = MaybeUninit::<[u64; FEW * host_mpi::MAX_STATUS / 8]>::uninit();
     let host_statuses = if ignored { bridge.statuses_ignore as *mut host_mpi::Status } else { st.write([0; FEW * host_mpi::MAX_STATUS / 8]).as_mut_ptr() as *mut host_mpi::Status };
     let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), host_statuses) };
-    // as in `waitall`: with MPI_ERR_IN_STATUS only the nulled ones completed
+    // as in `waitall_many`
     let all_done = rc == host_mpi::SUCCESS;
     let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
     let mut result = complete_done(bridge, &mem, requests, handles, done, statuses);
@@ -589,7 +654,11 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
         let stride = host_mpi::constants().status.size;
         result = write_statuses(bridge, &mem, statuses, |i| host_mpi::status_in(st, stride, i), n);
     }
-    result.and(bridge.check(rc))
+    if all_done {
+        return result;
+    }
+    // out of line, as in `any_failed`
+    waitall_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
 }
 
 #[inline]
@@ -603,7 +672,9 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
             let mut f = 0;
             let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
             let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
-            if f != 0 {
+            if rc != host_mpi::SUCCESS {
+                result = result.and_then(|()| forget_freed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), statuses));
+            } else if f != 0 {
                 result = result.and(finish_all(cx.bridge, &cx.mem, requests, handles, |_| true, statuses, |i| st.get(i)));
             }
             result.and(cx.host(rc))
@@ -634,6 +705,9 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
     any_arguments(cx.bridge, &cx.mem, &[h], index, flag, status, wait)?;
     let mut st = host_mpi::empty_status();
     let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
+    if done.0 != host_mpi::SUCCESS {
+        return any_failed(cx.bridge, cx.mem.view(), requests, &[h], |_| host[0], done.0);
+    }
     any_done(cx.bridge, &cx.mem, done, &st, requests, &[h], index, flag, status)
 }
 
@@ -644,7 +718,11 @@ fn any_of_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32,
         let Scratch { handles, hosts, .. } = s;
         any_arguments(bridge, &mem, handles, index, flag, status, wait)?;
         let mut st = host_mpi::empty_status();
-        any_done(bridge, &mem, host_any(count, hosts.as_mut_ptr(), wait, &mut st), &st, requests, handles, index, flag, status)
+        let done = host_any(count, hosts.as_mut_ptr(), wait, &mut st);
+        if done.0 != host_mpi::SUCCESS {
+            return any_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), done.0);
+        }
+        any_done(bridge, &mem, done, &st, requests, handles, index, flag, status)
     })
 }
 
@@ -677,6 +755,16 @@ fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool, st: &mut host_
         }
     };
     (rc, idx, f)
+}
+
+/// MPI_Testany/Waitany failed with `rc`: the requests the host freed go
+/// (`forget_freed`). Apart from `any_done`, whose inlined success path then
+/// keeps fewer values across the host call.
+#[cold]
+#[inline(never)]
+fn any_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, rc: i32) -> MpiResult {
+    forget_freed(bridge, mem, requests, handles, host_after, 0)?;
+    bridge.check(rc)
 }
 
 /// Writes MPI_Testany/Waitany's results and frees the completed request.
@@ -727,7 +815,10 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
                 ffi::MPI_Testsome(incount, hosts.as_mut_ptr(), &mut out, idx, st.as_mut_ptr())
             }
         };
-        cx.host(rc)?;
+        if rc != host_mpi::SUCCESS {
+            forget_freed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), 0)?;
+            return cx.host(rc);
+        }
         let out = index_out(cx.bridge, out);
         cx.mem.write_i32(outcount, out)?;
         for slot in 0..out.max(0) as usize {

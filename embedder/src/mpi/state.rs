@@ -135,6 +135,10 @@ pub struct RequestExtra {
     pub(super) arrays: Vec<super::translate::arrays::HostArray>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
+    /// The user operation and derived datatypes a collective was made with
+    /// (held.rs): freed by the guest, they stay on the host until then.
+    #[allow(dead_code)] // held, never read: it only has to live
+    pub held: Vec<std::rc::Rc<super::held::Held>>,
 }
 
 impl RequestEntry {
@@ -217,6 +221,8 @@ pub struct Bridge {
     pub ops: Table<host_mpi::Op>,
     /// User operation handle -> its trampoline slot.
     pub user_op_slots: HashMap<i32, usize>,
+    /// User operations and derived datatypes that requests hold (held.rs).
+    pub holds: super::held::Holds,
     /// Predefined operations on long double (binary128), made on first use.
     pub binary128_ops: super::binary128::HostOps,
     /// Generalized-request callbacks to run when the current call is done.
@@ -291,6 +297,7 @@ impl Bridge {
             predefined_type_names: HashMap::new(),
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
             user_op_slots: HashMap::new(),
+            holds: HashMap::new(),
             binary128_ops: Default::default(),
             grequests_owed: Vec::new(),
             attributes: attr::Attributes::new(),

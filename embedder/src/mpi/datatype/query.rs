@@ -14,7 +14,7 @@ use crate::{
         attr,
         call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
-        op, MpiEnv,
+        held, op, MpiEnv,
     },
 };
 
@@ -104,10 +104,13 @@ pub fn type_free(mut env: FunctionEnvMut<MpiEnv>, datatype: u32) -> Result<i32, 
     }
     call(&mut env, "MPI_Type_free", WORLD, |cx| {
         let mut entry = cx.datatype(handle)?;
-        cx.host(unsafe { ffi::MPI_Type_free(&mut entry.host.0) })?;
+        // a pending or persistent collective may still use it (held.rs)
+        if !held::retire(cx.bridge, held::Of::Type(handle)) {
+            cx.host(unsafe { ffi::MPI_Type_free(&mut entry.host.0) })?;
+            op::forget_type(handle);
+        }
         cx.bridge.datatypes.remove(handle);
         cx.bridge.type_meta.remove(&handle);
-        op::forget_type(handle);
         Ok(cx.mem.write_i32(datatype, abi::c::MPI_DATATYPE_NULL)?)
     })
 }

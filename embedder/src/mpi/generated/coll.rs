@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},
 };
 
 #[inline]
@@ -248,7 +248,7 @@ pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, data
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ibcast(buffer_ as _, count, datatype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype)])?;
         Ok(())
     })
 }
@@ -266,7 +266,7 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -284,7 +284,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -302,7 +302,7 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -320,7 +320,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -336,7 +336,7 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -352,7 +352,7 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -368,7 +368,7 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -384,7 +384,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -403,7 +403,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -420,7 +420,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -439,7 +439,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -457,7 +457,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -474,7 +474,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -491,7 +491,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -649,7 +649,7 @@ pub fn mpi_ibcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, da
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ibcast_c(buffer_ as _, count, datatype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype)])?;
         Ok(())
     })
 }
@@ -667,7 +667,7 @@ pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -685,7 +685,7 @@ pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -701,7 +701,7 @@ pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -717,7 +717,7 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -736,7 +736,7 @@ pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -753,7 +753,7 @@ pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -771,7 +771,7 @@ pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -788,7 +788,7 @@ pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -805,7 +805,7 @@ pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -834,7 +834,7 @@ pub fn mpi_bcast_init(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast_init(buffer_ as _, count, datatype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype)])?;
         Ok(())
     })
 }
@@ -853,7 +853,7 @@ pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -872,7 +872,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -891,7 +891,7 @@ pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -910,7 +910,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -927,7 +927,7 @@ pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -944,7 +944,7 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -961,7 +961,7 @@ pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -978,7 +978,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -998,7 +998,7 @@ pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1016,7 +1016,7 @@ pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1036,7 +1036,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1055,7 +1055,7 @@ pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1073,7 +1073,7 @@ pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1091,7 +1091,7 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1176,7 +1176,7 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1194,7 +1194,7 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1210,7 +1210,7 @@ pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1226,7 +1226,7 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1245,7 +1245,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1261,7 +1261,7 @@ pub fn mpi_bcast_init_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast_init_c(buffer_ as _, count, datatype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype)])?;
         Ok(())
     })
 }
@@ -1280,7 +1280,7 @@ pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1299,7 +1299,7 @@ pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1316,7 +1316,7 @@ pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1333,7 +1333,7 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1353,7 +1353,7 @@ pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1371,7 +1371,7 @@ pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1390,7 +1390,7 @@ pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf:
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1408,7 +1408,7 @@ pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1426,7 +1426,7 @@ pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }
@@ -1445,7 +1445,7 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1464,7 +1464,7 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1481,7 +1481,7 @@ pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1498,7 +1498,7 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
         let mut request_ = host_mpi::null_request();
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -1518,7 +1518,7 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
 }

@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},
 };
 
 #[inline]
@@ -361,7 +361,7 @@ pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -376,7 +376,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -391,7 +391,7 @@ pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -406,7 +406,7 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -443,7 +443,7 @@ pub fn mpi_ineighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -458,7 +458,7 @@ pub fn mpi_ineighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -474,7 +474,7 @@ pub fn mpi_neighbor_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -490,7 +490,7 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -506,7 +506,7 @@ pub fn mpi_neighbor_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -522,7 +522,7 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -559,7 +559,7 @@ pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -574,7 +574,7 @@ pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -590,7 +590,7 @@ pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -606,7 +606,7 @@ pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -622,7 +622,7 @@ pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }
@@ -638,7 +638,7 @@ pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
-        cx.out_request(request, request_, true)?;
+        cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
 }

@@ -4,6 +4,7 @@ use super::super::{
     call::Ctx,
     datatype::{self, DatatypeEntry},
     errors::{MpiError, MpiResult},
+    held,
     state::*,
 };
 use crate::{abi, host_mpi};
@@ -52,6 +53,28 @@ impl Ctx<'_> {
             let entry = self.request_entry(host, persistent);
             self.bridge.requests.insert(entry)
         };
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// `out_request` for a nonblocking or persistent collective: the request
+    /// holds the user operation and derived datatypes of `objects` (held.rs).
+    /// With predefined ones only, as most calls, it is `out_request`.
+    #[inline(always)]
+    pub fn out_request_holding(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool, objects: &[held::Of]) -> MpiResult {
+        if objects.iter().all(|o| o.predefined()) || host_mpi::is_null_request(host) {
+            return self.out_request(ptr, host, persistent);
+        }
+        self.out_request_held(ptr, host, persistent, objects)
+    }
+
+    #[inline(never)]
+    fn out_request_held(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool, objects: &[held::Of]) -> MpiResult {
+        let mut entry = self.request_entry(host, persistent);
+        let held: Vec<_> = objects.iter().filter_map(|&o| held::hold(self.bridge, o)).collect();
+        if !held.is_empty() {
+            entry.extra().held = held;
+        }
+        let handle = self.bridge.requests.insert(entry);
         Ok(self.mem.write_i32(ptr, handle)?)
     }
 

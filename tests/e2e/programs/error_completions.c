@@ -1,0 +1,138 @@
+/* Requests that complete with an error (a receive that truncates), through
+ * every completion function, then MPI_Waitall on what that left: natively
+ * the handles of the requests MPI freed are MPI_REQUEST_NULL, which the
+ * Waitall skips, and it completes the rest. Persistent
+ * requests differ between MPI libraries (Open MPI 4.1 frees one that
+ * completed with an error, MPICH and Open MPI 5 keep it), so the output is
+ * compared with the native run on the same library. Two processes: rank 1
+ * sends, rank 0 receives; then a nonblocking collective that truncates. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rank;
+
+static const char *cls(int e) {
+    int c;
+    if (e == MPI_SUCCESS) return "none";
+    MPI_Error_class(e, &c);
+    return c == MPI_ERR_TRUNCATE ? "truncate" : c == MPI_ERR_IN_STATUS ? "in-status" : "other";
+}
+
+/* rank 1's part of one case: a message too long for its receive, and one
+ * that fits */
+static void send_pair(int tag) {
+    int v[2] = {7, 8};
+    MPI_Send(v, 2, MPI_INT, 0, tag, MPI_COMM_WORLD);
+    MPI_Send(v, 1, MPI_INT, 0, tag + 100, MPI_COMM_WORLD);
+}
+
+/* rank 0's: req[0] truncates, req[1] fits */
+static void post_pair(int tag, MPI_Request req[2], int buf[8]) {
+    MPI_Irecv(buf, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, &req[0]);
+    MPI_Irecv(buf + 4, 4, MPI_INT, 1, tag + 100, MPI_COMM_WORLD, &req[1]);
+}
+
+static void say(const char *name, int e, MPI_Request req[2]) {
+    int again = MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    printf("%s: error %s, then Waitall %s, handles null %d %d\n", name, cls(e), cls(again), req[0] == MPI_REQUEST_NULL,
+           req[1] == MPI_REQUEST_NULL);
+}
+
+/* one case per completion function, until the error */
+static void receive_side(void) {
+    MPI_Request req[2];
+    MPI_Status st[2];
+    int buf[8], e, flag, index, out, idx[2], tag = 0;
+
+    post_pair(++tag, req, buf);
+    e = MPI_Wait(&req[0], &st[0]);
+    say("Wait", e, req);
+
+    post_pair(++tag, req, buf);
+    do e = MPI_Test(&req[0], &flag, &st[0]); while (e == MPI_SUCCESS && !flag);
+    say("Test", e, req);
+
+    post_pair(++tag, req, buf);
+    e = MPI_Waitall(2, req, st);
+    say("Waitall", e, req);
+    printf("Waitall status of the truncated receive: %s\n", cls(st[0].MPI_ERROR));
+
+    post_pair(++tag, req, buf);
+    MPI_Barrier(MPI_COMM_WORLD); /* both messages have arrived */
+    do e = MPI_Testall(2, req, &flag, st); while (e == MPI_SUCCESS && !flag);
+    say("Testall", e, req);
+
+    post_pair(++tag, req, buf);
+    do e = MPI_Waitany(2, req, &index, &st[0]); while (e == MPI_SUCCESS && index != MPI_UNDEFINED);
+    say("Waitany", e, req);
+
+    post_pair(++tag, req, buf);
+    do e = MPI_Testany(2, req, &index, &flag, &st[0]); while (e == MPI_SUCCESS && !(flag && index == MPI_UNDEFINED));
+    say("Testany", e, req);
+
+    post_pair(++tag, req, buf);
+    do e = MPI_Waitsome(2, req, &out, idx, st); while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    say("Waitsome", e, req);
+
+    post_pair(++tag, req, buf);
+    do e = MPI_Testsome(2, req, &out, idx, st); while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    say("Testsome", e, req);
+
+    /* persistent: kept inactive by some libraries, freed by others */
+    MPI_Recv_init(buf, 1, MPI_INT, 1, 50, MPI_COMM_WORLD, &req[0]);
+    MPI_Start(&req[0]);
+    e = MPI_Wait(&req[0], &st[0]);
+    int kept = req[0] != MPI_REQUEST_NULL;
+    if (kept) {
+        MPI_Start(&req[0]);
+        MPI_Wait(&req[0], &st[0]);
+        MPI_Request_free(&req[0]);
+    } else {
+        MPI_Recv(buf, 1, MPI_INT, 1, 50, MPI_COMM_WORLD, &st[0]);
+    }
+    printf("Recv_init: error %s, kept %d, then received %d\n", cls(e), kept, buf[0]);
+}
+
+int main(int argc, char **argv) {
+    int size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+    if (rank == 0) {
+        receive_side();
+    } else {
+        for (int tag = 1; tag <= 8; tag++) {
+            send_pair(tag);
+            if (tag == 4) MPI_Barrier(MPI_COMM_WORLD);
+        }
+        int v[2] = {7, 8};
+        MPI_Send(v, 2, MPI_INT, 0, 50, MPI_COMM_WORLD);
+        MPI_Send(v, 1, MPI_INT, 0, 50, MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* a nonblocking collective whose message to rank 1 truncates there */
+    int send[8] = {1, 2, 3, 4, 5, 6, 7, 8}, recv[8] = {0};
+    int sc[2] = {1, rank == 0 ? 2 : 1}, rc[2] = {1, 1}, sd[2] = {0, 4}, rd[2] = {0, 4};
+    MPI_Request r;
+    MPI_Ialltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD, &r);
+    int e = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int again = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Comm dup;
+    int d = MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Barrier(dup);
+    MPI_Comm_free(&dup);
+    for (int p = 0; p < 2; p++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (p == rank)
+            printf("rank %d Ialltoallv: error %s, null %d, again %s, then Comm_dup %s\n", rank, e == MPI_SUCCESS ? "none" : "some",
+                   r == MPI_REQUEST_NULL, cls(again), cls(d));
+        fflush(stdout);
+    }
+    MPI_Finalize();
+    return 0;
+}
