@@ -221,8 +221,8 @@ fn w_collective(env: &mut FunctionEnvMut<MpiEnv>, name: &'static str, form: Form
         // the request takes the count and displacement copies, the host
         // types' array and the derived types themselves (held.rs)
         let mut entry = cx.request_entry(req, persistent);
-        let types = s.derived.iter().chain(&r.derived);
-        entry.extra().held = types.filter_map(|&t| held::hold(cx.bridge, held::Of::Type(t))).collect();
+        let types = s.derived.iter().chain(&r.derived).map(|&t| held::Of::Type(t));
+        entry.extra().held = held::hold_all(cx.bridge, types);
         entry.extra().keep = Some(Box::new((s, r)));
         let handle = cx.bridge.requests.insert(entry);
         Ok(cx.mem.write_i32(request, handle)?)

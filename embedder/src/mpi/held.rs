@@ -92,6 +92,11 @@ pub fn hold(bridge: &mut Bridge, what: Of) -> Option<Rc<Held>> {
     Some(held.clone())
 }
 
+/// The `Held`s of those of `objects` that are user-defined, for a request.
+pub fn hold_all(bridge: &mut Bridge, objects: impl IntoIterator<Item = Of>) -> Vec<Rc<Held>> {
+    objects.into_iter().filter_map(|o| hold(bridge, o)).collect()
+}
+
 /// The guest frees `what`: true if requests still hold it (the host object
 /// then stays until the last of them is gone, and the caller must not free
 /// it), false if the caller frees it now.

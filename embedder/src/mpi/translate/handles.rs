@@ -70,7 +70,7 @@ impl Ctx<'_> {
     #[inline(never)]
     fn out_request_held(&mut self, ptr: u32, host: host_mpi::Request, persistent: bool, objects: &[held::Of]) -> MpiResult {
         let mut entry = self.request_entry(host, persistent);
-        let held: Vec<_> = objects.iter().filter_map(|&o| held::hold(self.bridge, o)).collect();
+        let held = held::hold_all(self.bridge, objects.iter().copied());
         if !held.is_empty() {
             entry.extra().held = held;
         }
