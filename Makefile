@@ -62,7 +62,7 @@ test: unit e2e $(if $(filter openmpi,$(MPI)),test-mpich test-mpi-abi test-openmp
 # quick subset), POSIX file semantics, one-sided communication and Karmem
 # regions under MPICH's mpirun, with the embedder the Open MPI tests used.
 test-mpich: build
-	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_posix_io.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_topo_faults.py tests/e2e/test_pending_frees.py tests/bench/test_clients_io.py::test_romio_quick_passes_as_natively
+	EMBEDDER_TEST_MPI=mpich python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_fault_timing.py tests/e2e/test_hostile.py tests/e2e/test_hostile_spans.py tests/e2e/test_hostile_state.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_posix_io.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_topo_faults.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py tests/bench/test_clients_io.py::test_romio_quick_passes_as_natively
 
 # PyPI's MPI wheels, for the tests: MPICH 5 (its libmpi_abi.so is the MPI-5
 # standard ABI) and Open MPI 5, each in its own prefix (pip's configured index)
@@ -82,9 +82,9 @@ mpi-wheels: setup
 # (windows, which Debian's Open MPI 4.1 cannot make under the embedder:
 # README, "What is implemented"); Karmem regions on Open MPI 5 too.
 test-mpi-abi: build mpi-wheels
-	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py
+	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py
 test-openmpi5: build mpi-wheels
-	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_hostile.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py
+	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_hostile.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py
 
 # docs/security.md: random MPI argument vectors from inside a guest (1 rank,
 # then 2 ranks), and wasm-smith modules compared across LLVM/Cranelift/Singlepass

@@ -11,6 +11,8 @@ pub mod c {
 /// Size of the guest `MPI_Status`: SOURCE, TAG, ERROR, then 5 ints that the
 /// embedder owns (they carry the host status's private fields).
 pub const STATUS_SIZE: usize = 32;
+/// Offset of the guest status's MPI_ERROR field.
+pub const STATUS_ERROR: usize = 8;
 /// Offset of the implementation-owned part of the guest status.
 pub const STATUS_PRIVATE: usize = 12;
 

@@ -5,7 +5,12 @@ the bridge kept the entry of a request the host had freed at an error
 return: a second MPI_Wait on the handle, which natively finds
 MPI_REQUEST_NULL, aborted the host (Open MPI: `free(): invalid pointer`,
 its reference to MPI_COMM_WORLD released twice; MPICH: internal error).
-That was fuzz seed 1024's crash on two ranks."""
+That was fuzz seed 1024's crash on two ranks. What a failed call writes
+besides its error is the native program's too: the index and flag of
+MPI_Waitany/Testany, the count and statuses of MPI_Waitsome/Testsome and
+MPI_Testall, a single status's MPI_ERROR left as the caller had it, and a
+persistent request that completed beside the failure inactive, so that it
+starts again (before, the bridge kept it active and refused MPI_Start)."""
 from conftest import PROGRAMS
 
 SRC = PROGRAMS / "error_completions.c"
@@ -24,3 +29,14 @@ def test_requests_that_complete_with_an_error_end_as_natively(build, run_wasm, r
         line = next(l for l in lines if l.startswith(f + ":"))
         assert "error none" not in line and "then Waitall none, handles null 1 1" in line, line
     assert any(l.startswith("Recv_init: error truncate") and l.endswith("received 7") for l in lines), wasm.stdout
+    for f in ("Waitany", "Testany"):
+        assert any(l.startswith(f"{f} at the error: index 0,") for l in lines), wasm.stdout
+    for f in ("Waitsome", "Testsome"):
+        assert not any(l.startswith(f"{f} at the error: outcount -5") for l in lines), wasm.stdout
+    persistent = [l for l in lines if l.startswith("persistent beside an error")]
+    assert len(persistent) == 5, wasm.stdout
+    for k, line in enumerate(persistent):
+        assert "kept 1, started again" in line and line.endswith(f"received {9 + k}"), line
+    # every library makes it inactive at least there (MPICH 5.0 refuses a
+    # start after the failed Testall, Waitsome and Testsome natively too)
+    assert "error in-status, kept 1, started again none" in persistent[0], persistent[0]

@@ -222,8 +222,8 @@ fn forget_freed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &
 #[allow(clippy::too_many_arguments)]
 fn failed_one(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, h: i32, r: host_mpi::Request, done: bool, status: u32, st: &host_mpi::Status, rc: i32) -> MpiResult {
     forget_freed(bridge, mem.view(), ptr, &[h], |_| r.0, 0)?;
-    if let Some(e) = bridge.requests.get_mut(h).filter(|e| e.persistent && done) {
-        (e.active, e.cancelled) = (false, false);
+    if done {
+        deactivate(bridge, h);
     }
     if done {
         super::status::write_status(bridge, mem, status, st)?;
@@ -267,7 +267,7 @@ fn write_statuses(bridge: &Bridge, mem: &GuestMemory, ptr: u32, status: impl Fn(
         return Ok(());
     }
     for i in 0..n {
-        super::status::write_status(bridge, mem.view(), ptr + (i * abi::STATUS_SIZE) as u32, &status(i))?;
+        super::status::write_status_of_many(bridge, mem.view(), ptr + (i * abi::STATUS_SIZE) as u32, &status(i))?;
     }
     Ok(())
 }
@@ -601,20 +601,38 @@ fn waitall_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32
         if all_done {
             return result;
         }
-        waitall_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
+        all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
     })
 }
 
-/// MPI_Waitall failed with `rc` after `result` of completing the requests
-/// the host nulled: a persistent one among them the host freed
-/// (`forget_freed`; the others are gone already).
+/// MPI_Waitall/Testall failed with `rc` after `result` of completing the
+/// requests the host nulled and writing the statuses: a persistent one
+/// among them the host freed (`forget_freed`; the others are gone
+/// already), and one the host kept completed unless its status says
+/// MPI_ERR_PENDING (these calls fail only once every request completed,
+/// bar those), so the bridge lets it start again and the host decides, as
+/// natively (MPICH 5.0 refuses after MPI_Testall; asking the host with
+/// MPI_Request_get_status would have made it inactive there).
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn waitall_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32, result: MpiResult, rc: i32) -> MpiResult {
+fn all_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32, result: MpiResult, rc: i32) -> MpiResult {
     result?;
-    forget_freed(bridge, mem, requests, handles, host_after, statuses)?;
+    forget_freed(bridge, mem.view(), requests, handles, host_after, statuses)?;
+    for (i, &h) in handles.iter().enumerate() {
+        let slot = status_slot(statuses, i);
+        if slot == 0 || mem.read_i32(slot + abi::STATUS_ERROR as u32)? != abi::c::MPI_ERR_PENDING {
+            deactivate(bridge, h);
+        }
+    }
     bridge.check(rc)
+}
+
+/// Persistent request `h` completed: inactive until started again.
+fn deactivate(bridge: &mut Bridge, h: i32) {
+    if let Some(e) = bridge.requests.get_mut(h).filter(|e| e.persistent) {
+        (e.active, e.cancelled) = (false, false);
+    }
 }
 
 /// Up to this many requests MPI_Waitall keeps its arrays on the stack:
@@ -658,7 +676,7 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
         return result;
     }
     // out of line, as in `any_failed`
-    waitall_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
+    all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
 }
 
 #[inline]
@@ -673,11 +691,15 @@ pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag:
             let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
             let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
             if rc != host_mpi::SUCCESS {
-                result = result.and_then(|()| forget_freed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), statuses));
-            } else if f != 0 {
+                // as MPI_Waitall's: the statuses tell which failed
+                let done = |i| host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
+                result = result.and_then(|()| finish_all(cx.bridge, &cx.mem, requests, handles, done, statuses, |i| st.get(i)));
+                return all_failed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc);
+            }
+            if f != 0 {
                 result = result.and(finish_all(cx.bridge, &cx.mem, requests, handles, |_| true, statuses, |i| st.get(i)));
             }
-            result.and(cx.host(rc))
+            result
         })
     })
 }
@@ -706,7 +728,9 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
     let mut st = host_mpi::empty_status();
     let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
     if done.0 != host_mpi::SUCCESS {
-        return any_failed(cx.bridge, cx.mem.view(), requests, &[h], |_| host[0], done.0);
+        // `any_done` writes what a failed call does, then `any_failed`
+        let result = any_done(cx.bridge, &cx.mem, done, &st, requests, &[h], index, flag, status);
+        return any_failed(cx.bridge, cx.mem.view(), requests, &[h], |_| host[0], done, result);
     }
     any_done(cx.bridge, &cx.mem, done, &st, requests, &[h], index, flag, status)
 }
@@ -720,7 +744,8 @@ fn any_of_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32,
         let mut st = host_mpi::empty_status();
         let done = host_any(count, hosts.as_mut_ptr(), wait, &mut st);
         if done.0 != host_mpi::SUCCESS {
-            return any_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), done.0);
+            let result = any_done(bridge, &mem, done, &st, requests, handles, index, flag, status);
+            return any_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), done, result);
         }
         any_done(bridge, &mem, done, &st, requests, handles, index, flag, status)
     })
@@ -757,25 +782,38 @@ fn host_any(count: i32, hosts: *mut ffi::MPI_Request, wait: bool, st: &mut host_
     (rc, idx, f)
 }
 
-/// MPI_Testany/Waitany failed with `rc`: the requests the host freed go
-/// (`forget_freed`). Apart from `any_done`, whose inlined success path then
-/// keeps fewer values across the host call.
+/// MPI_Testany/Waitany failed on request `idx` (`any_done` wrote the
+/// index, flag and status as natively and made `result`): the requests
+/// the host freed go (`forget_freed`) and a persistent one it kept is
+/// inactive. Apart from `any_done`, whose inlined success path then keeps
+/// fewer values across the host call.
 #[cold]
 #[inline(never)]
-fn any_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, rc: i32) -> MpiResult {
+fn any_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, (_, idx, f): (i32, i32, i32), result: MpiResult) -> MpiResult {
     forget_freed(bridge, mem, requests, handles, host_after, 0)?;
-    bridge.check(rc)
+    let idx = index_out(bridge, idx);
+    if f != 0 && (0..handles.len() as i32).contains(&idx) {
+        deactivate(bridge, handles[idx as usize]);
+    }
+    result
 }
 
-/// Writes MPI_Testany/Waitany's results and frees the completed request.
+/// Writes MPI_Testany/Waitany's results and frees the completed request
+/// (on an error, natively too, the index, flag and status are written).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn any_done(bridge: &mut Bridge, mem: &GuestMemory, (rc, idx, f): (i32, i32, i32), st: &host_mpi::Status, requests: u32, handles: &[i32], index: u32, flag: Option<u32>, status: u32) -> MpiResult {
-    bridge.check(rc)?;
     let idx = index_out(bridge, idx);
     mem.write_i32(index, idx)?;
     if let Some(p) = flag {
         mem.write_i32(p, f)?;
+    }
+    if rc != host_mpi::SUCCESS {
+        // the failed request's status; `any_failed` does the rest
+        if f != 0 {
+            super::status::write_status(bridge, mem.view(), status, st)?;
+        }
+        return bridge.check(rc);
     }
     if f != 0 {
         if idx != abi::c::MPI_UNDEFINED {
@@ -816,8 +854,7 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
             }
         };
         if rc != host_mpi::SUCCESS {
-            forget_freed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), 0)?;
-            return cx.host(rc);
+            return some_failed(cx.bridge, cx.mem.view(), rc, out, idx, requests, handles, |i| hosts.get(i), outcount, statuses, |i| st.get(i));
         }
         let out = index_out(cx.bridge, out);
         cx.mem.write_i32(outcount, out)?;
@@ -830,6 +867,42 @@ fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, 
         }
         write_statuses(cx.bridge, &cx.mem, statuses, |i| st.get(i), out.max(0) as usize)
     })
+}
+
+/// MPI_Waitsome/Testsome failed with `rc` (MPI_ERR_IN_STATUS): the count,
+/// the indices (the host wrote them into the guest's array) and the
+/// statuses that tell which request failed are the guest's as natively;
+/// the requests the host freed go (`forget_freed`), and a persistent one
+/// it reported and kept is inactive.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn some_failed(
+    bridge: &mut Bridge,
+    mem: GuestMemory,
+    rc: i32,
+    out: i32,
+    idx: *const i32,
+    requests: u32,
+    handles: &[i32],
+    host_after: impl Fn(usize) -> ffi::MPI_Request,
+    outcount: u32,
+    statuses: u32,
+    status: impl Fn(usize) -> host_mpi::Status,
+) -> MpiResult {
+    forget_freed(bridge, mem.view(), requests, handles, host_after, 0)?;
+    let out = index_out(bridge, out);
+    mem.write_i32(outcount, out)?;
+    let n = out.clamp(0, handles.len() as i32) as usize;
+    for slot in 0..n {
+        // Safety: `int_array_out` checked room for every request's index
+        let i = unsafe { idx.add(slot).read_unaligned() };
+        if let Some(&h) = handles.get(i as usize) {
+            deactivate(bridge, h);
+        }
+    }
+    write_statuses(bridge, &mem, statuses, status, n)?;
+    bridge.check(rc)
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ impl StatusMap {
         let mut g = [0u8; abi::STATUS_SIZE];
         g[0..4].copy_from_slice(&public.source.to_le_bytes());
         g[4..8].copy_from_slice(&public.tag.to_le_bytes());
-        g[8..12].copy_from_slice(&public.error.to_le_bytes());
+        g[abi::STATUS_ERROR..abi::STATUS_PRIVATE].copy_from_slice(&public.error.to_le_bytes());
         for (i, &off) in self.private.iter().enumerate() {
             g[abi::STATUS_PRIVATE + i] = host[off];
         }
@@ -110,6 +110,20 @@ pub fn check_status_ptr(mem: &GuestMemory, ptr: u32) -> MpiResult {
 /// Writes a host status to guest address `ptr` (0 = MPI_STATUS_IGNORE).
 /// Takes the bridge and a view of guest memory, not the `Ctx` (call.rs).
 pub fn write_status(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi::Status) -> MpiResult {
+    write_status_as(bridge, mem, ptr, host, true)
+}
+
+/// `write_status` for one of the statuses of MPI_Waitall and the other
+/// calls that return several: their MPI_ERROR fields are the host's.
+pub fn write_status_of_many(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi::Status) -> MpiResult {
+    write_status_as(bridge, mem, ptr, host, false)
+}
+
+/// A call that returns one status leaves its MPI_ERROR field as it was
+/// (MPI-4.1 §3.2.5; Open MPI and MPICH keep the caller's value): the host
+/// kept the zero (MPI_SUCCESS) of the bridge's fresh status, so unless the
+/// host wrote an error there the guest's value stays.
+fn write_status_as(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi::Status, single: bool) -> MpiResult {
     if ptr == abi::c::MPI_STATUS_IGNORE as u32 {
         return Ok(());
     }
@@ -117,7 +131,11 @@ pub fn write_status(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi
     let bytes = unsafe { std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
     let p = map.host_public(bytes);
     let tag = if p.tag == bridge.specials.any_tag { abi::c::MPI_ANY_TAG } else { p.tag };
-    let error = if p.error == host_mpi::SUCCESS { 0 } else { bridge.guest_error_class(p.error) };
+    let error = match p.error {
+        host_mpi::SUCCESS if single => mem.read_i32(ptr.wrapping_add(abi::STATUS_ERROR as u32))?,
+        host_mpi::SUCCESS => 0,
+        e => bridge.guest_error_class(e),
+    };
     let guest = map.to_guest(bytes, Public { source: bridge.specials.rank_out(p.source), tag, error });
     Ok(mem.write_bytes(ptr, &guest)?)
 }

@@ -5,7 +5,11 @@
  * requests differ between MPI libraries (Open MPI 4.1 frees one that
  * completed with an error, MPICH and Open MPI 5 keep it), so the output is
  * compared with the native run on the same library. Two processes: rank 1
- * sends, rank 0 receives; then a nonblocking collective that truncates. */
+ * sends, rank 0 receives; then a nonblocking collective that truncates.
+ * What a failed call writes besides its error is printed too: the index
+ * and flag of MPI_Waitany/Testany, the count of MPI_Waitsome/Testsome, and
+ * whether a persistent request that completed beside the failed one
+ * (MPI_ERR_IN_STATUS) is inactive, so that it starts again. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +43,34 @@ static void say(const char *name, int e, MPI_Request req[2]) {
            req[1] == MPI_REQUEST_NULL);
 }
 
+/* A persistent receive (tag + 100) completes beside one that truncates
+ * (tag), in one completion call: MPI_ERR_IN_STATUS, and the persistent
+ * request is inactive, so it starts again (the sender's third message). */
+static const char *const PERSISTENT_BY[] = {"Waitall", "Waitall ignoring statuses", "Testall", "Waitsome", "Testsome"};
+#define NPERSISTENT 5
+
+static void persistent_beside_error(int how, int tag) {
+    MPI_Request req[2];
+    MPI_Status st[2];
+    int buf[8] = {0}, e, flag = 0, out, idx[2];
+    MPI_Recv_init(buf + 4, 4, MPI_INT, 1, tag + 100, MPI_COMM_WORLD, &req[0]);
+    MPI_Irecv(buf, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, &req[1]);
+    MPI_Start(&req[0]);
+    MPI_Barrier(MPI_COMM_WORLD); /* both messages have arrived */
+    if (how == 0) e = MPI_Waitall(2, req, st);
+    else if (how == 1) e = MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    else if (how == 2) do e = MPI_Testall(2, req, &flag, st); while (e == MPI_SUCCESS && !flag);
+    else if (how == 3) e = MPI_Waitsome(2, req, &out, idx, st);
+    else e = MPI_Testsome(2, req, &out, idx, st);
+    int kept = req[0] != MPI_REQUEST_NULL, started = kept ? MPI_Start(&req[0]) : -1;
+    if (started == MPI_SUCCESS) MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    else MPI_Recv(buf + 4, 4, MPI_INT, 1, tag + 100, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (kept) MPI_Request_free(&req[0]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    printf("persistent beside an error, %s: error %s, kept %d, started again %s, received %d\n", PERSISTENT_BY[how], cls(e),
+           kept, started == -1 ? "no" : cls(started), buf[4]);
+}
+
 /* one case per completion function, until the error */
 static void receive_side(void) {
     MPI_Request req[2];
@@ -64,20 +96,40 @@ static void receive_side(void) {
     say("Testall", e, req);
 
     post_pair(++tag, req, buf);
-    do e = MPI_Waitany(2, req, &index, &st[0]); while (e == MPI_SUCCESS && index != MPI_UNDEFINED);
+    do {
+        index = -5;
+        e = MPI_Waitany(2, req, &index, &st[0]);
+    } while (e == MPI_SUCCESS && index != MPI_UNDEFINED);
+    printf("Waitany at the error: index %d, status %s\n", index, cls(st[0].MPI_ERROR));
     say("Waitany", e, req);
 
     post_pair(++tag, req, buf);
-    do e = MPI_Testany(2, req, &index, &flag, &st[0]); while (e == MPI_SUCCESS && !(flag && index == MPI_UNDEFINED));
+    do {
+        index = -5, flag = -5;
+        e = MPI_Testany(2, req, &index, &flag, &st[0]);
+    } while (e == MPI_SUCCESS && !(flag && index == MPI_UNDEFINED));
+    printf("Testany at the error: index %d, flag %d, status %s\n", index, flag, cls(st[0].MPI_ERROR));
     say("Testany", e, req);
 
     post_pair(++tag, req, buf);
-    do e = MPI_Waitsome(2, req, &out, idx, st); while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    MPI_Barrier(MPI_COMM_WORLD);
+    do {
+        out = -5;
+        e = MPI_Waitsome(2, req, &out, idx, st);
+    } while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    printf("Waitsome at the error: outcount %d\n", out);
     say("Waitsome", e, req);
 
     post_pair(++tag, req, buf);
-    do e = MPI_Testsome(2, req, &out, idx, st); while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    MPI_Barrier(MPI_COMM_WORLD);
+    do {
+        out = -5;
+        e = MPI_Testsome(2, req, &out, idx, st);
+    } while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    printf("Testsome at the error: outcount %d\n", out);
     say("Testsome", e, req);
+
+    for (int how = 0; how < NPERSISTENT; how++) persistent_beside_error(how, 60 + 10 * how);
 
     /* persistent: kept inactive by some libraries, freed by others */
     MPI_Recv_init(buf, 1, MPI_INT, 1, 50, MPI_COMM_WORLD, &req[0]);
@@ -107,7 +159,13 @@ int main(int argc, char **argv) {
     } else {
         for (int tag = 1; tag <= 8; tag++) {
             send_pair(tag);
-            if (tag == 4) MPI_Barrier(MPI_COMM_WORLD);
+            if (tag == 4 || tag >= 7) MPI_Barrier(MPI_COMM_WORLD);
+        }
+        for (int how = 0; how < NPERSISTENT; how++) {
+            int tag = 60 + 10 * how, v = 9 + how;
+            send_pair(tag);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Send(&v, 1, MPI_INT, 0, tag + 100, MPI_COMM_WORLD);
         }
         int v[2] = {7, 8};
         MPI_Send(v, 2, MPI_INT, 0, 50, MPI_COMM_WORLD);
