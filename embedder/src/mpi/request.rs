@@ -224,8 +224,6 @@ fn failed_one(bridge: &mut Bridge, mem: GuestMemory, ptr: u32, h: i32, r: host_m
     forget_freed(bridge, mem.view(), ptr, &[h], |_| r.0, 0)?;
     if done {
         deactivate(bridge, h);
-    }
-    if done {
         super::status::write_status(bridge, mem, status, st)?;
     }
     bridge.check(rc)
