@@ -4,7 +4,8 @@ wasm, native, wasm, ...), one process each: medians of each kernel's best
 rate and the wasm/native ratio. Both builds must print the same checksums.
 
     python3 benchmarks/kernels/run.py [--rounds 5] [--backend llvm] [kernel ...]
-    python3 benchmarks/kernels/run.py --embedder-args '--strict-traps'   # A/B an option
+    python3 benchmarks/kernels/run.py --embedder-args=--strict-traps   # an option against native ('=': argparse)
+    python3 benchmarks/kernels/run.py --versus=--wrapping-addresses --cpu 1   # and against the default, in the same rounds
 
 Prints a Markdown table; --csv FILE also writes one row per (round, build,
 kernel).
@@ -44,19 +45,26 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--backend", default="llvm")
     ap.add_argument("--embedder-args", default="", help="extra embedder options for the wasm runs")
+    ap.add_argument("--versus", metavar="ARGS", help="also run wasm with these embedder options instead, "
+                    "in the same rounds: its rates, and the median of the per-round ratios wasm / versus")
+    ap.add_argument("--cpu", type=int, help="run every process on this CPU (taskset): less spread between runs")
     ap.add_argument("--cc", default="mpicc.openmpi", help="native compiler (default mpicc.openmpi)")
     ap.add_argument("--cflags", default="-std=c99 -O3")
     ap.add_argument("--csv", type=Path)
     a = ap.parse_args()
     out = Path(tempfile.mkdtemp(prefix="kernels-"))
     native, wasm = build(out, a.cc, a.cflags.split())
-    embedder = [ROOT / "target/release/embedder", "--cache-dir", out / "cache", "--backend", a.backend,
-                *a.embedder_args.split()]
-    subprocess.run([*embedder, "compile", wasm], check=True, capture_output=True)
+    base = [ROOT / "target/release/embedder", "--cache-dir", out / "cache", "--backend", a.backend]
+    builds = {"native": [native], "wasm": [*base, *a.embedder_args.split(), wasm]}
+    if a.versus is not None:
+        builds["versus"] = [*base, *a.versus.split(), wasm]
+    for cmd in list(builds.values())[1:]:
+        subprocess.run([*cmd[:-1], "compile", wasm], check=True, capture_output=True)
+    pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     rows = []
     for rnd in range(a.rounds):
-        for kind, cmd in (("native", [native]), ("wasm", [*embedder, wasm])):
-            for name, (rate, unit, check) in run([*cmd, *a.kernels]).items():
+        for kind, cmd in builds.items():
+            for name, (rate, unit, check) in run([*pin, *cmd, *a.kernels]).items():
                 rows.append({"round": rnd, "build": kind, "kernel": name, "rate": rate, "unit": unit, "checksum": check})
     if a.csv:
         with open(a.csv, "w", newline="") as f:
@@ -64,16 +72,23 @@ def main():
             w.writeheader()
             w.writerows(rows)
     names = list(dict.fromkeys(r["kernel"] for r in rows))
-    print(f"| kernel ({a.rounds} interleaved rounds, medians) | native | wasm ({a.backend}{' ' + a.embedder_args if a.embedder_args else ''}) | wasm/native |")
-    print("|---|---|---|---|")
+    head = f"| kernel ({a.rounds} interleaved rounds, medians) | native | wasm ({a.backend}{' ' + a.embedder_args if a.embedder_args else ''}) | wasm/native |"
+    if "versus" in builds:
+        head += f" wasm ({a.versus}) | its /native | wasm / it, paired |"
+    print(head)
+    print("|---" * (head.count("|") - 1) + "|")
     bad = []
     for name in names:
-        med = {k: statistics.median(r["rate"] for r in rows if r["kernel"] == name and r["build"] == k)
-               for k in ("native", "wasm")}
+        rate = {k: [r["rate"] for r in rows if r["kernel"] == name and r["build"] == k] for k in builds}
+        med = {k: statistics.median(v) for k, v in rate.items()}
         unit = next(r["unit"] for r in rows if r["kernel"] == name)
         if len({r["checksum"] for r in rows if r["kernel"] == name}) != 1:
             bad.append(name)
-        print(f"| {name} | {med['native']:.3f} {unit} | {med['wasm']:.3f} {unit} | {med['wasm'] / med['native']:.2f} |")
+        line = f"| {name} | {med['native']:.3f} {unit} | {med['wasm']:.3f} {unit} | {med['wasm'] / med['native']:.2f} |"
+        if "versus" in builds:
+            paired = statistics.median(w / v for w, v in zip(rate["wasm"], rate["versus"]))
+            line += f" {med['versus']:.3f} {unit} | {med['versus'] / med['native']:.2f} | {paired:.3f} |"
+        print(line)
     if bad:
         sys.exit(f"checksums differ between the builds: {', '.join(bad)}")
 

@@ -57,9 +57,17 @@ pub struct Common {
 
     /// LLVM: keep every guest memory access, so that one whose value is never used still traps
     /// when out of bounds (Wasmer 4.4's volatile accesses; loops run slower). Without it an
-    /// access the program performs traps all the same, but a dead one may be optimized away
+    /// access the program performs traps all the same, but a dead one may be optimized away.
+    /// Implies --wrapping-addresses
     #[arg(long, global = true, env = "EMBEDDER_STRICT_TRAPS")]
     pub strict_traps: bool,
+
+    /// LLVM: add addresses in 32 bits, as wasm specifies, so that an address computed past
+    /// 4 GiB wraps to the bottom of memory (implied by --strict-traps). Without it a constant
+    /// added to an address becomes part of the access (loops run faster), and such an address
+    /// traps as out of bounds
+    #[arg(long, global = true, env = "EMBEDDER_WRAPPING_ADDRESSES")]
+    pub wrapping_addresses: bool,
 
     /// Compile in memory; neither read nor write the cache
     #[arg(long, global = true)]

@@ -22,15 +22,25 @@ pub struct Codegen {
     pub backend: Backend,
     /// LLVM only: every guest memory access volatile (none deleted).
     pub strict_traps: bool,
+    /// LLVM only: addresses in 32-bit arithmetic as wasm specifies them;
+    /// without it a constant added to an address is folded into the access,
+    /// and an address that wraps past 4 GiB traps (patches/README.md, 8).
+    pub wrapping_addresses: bool,
 }
 
 impl Codegen {
     pub fn new(backend: Backend) -> Self {
-        Codegen { backend, strict_traps: false }
+        Codegen { backend, strict_traps: false, wrapping_addresses: false }
     }
 
     pub fn of(common: &Common) -> Self {
-        Codegen { backend: common.backend, strict_traps: common.strict_traps && common.backend == Backend::Llvm }
+        let llvm = common.backend == Backend::Llvm;
+        Codegen {
+            backend: common.backend,
+            strict_traps: common.strict_traps && llvm,
+            // strict is exact: its traps are the specification's
+            wrapping_addresses: (common.wrapping_addresses || common.strict_traps) && llvm,
+        }
     }
 
     /// Options that change the generated code, as the cache key spells them.
@@ -39,7 +49,8 @@ impl Codegen {
             Backend::Llvm => {
                 let (cpu, features) = wasmer_compiler_llvm::host_cpu();
                 let accesses = if self.strict_traps { "volatile" } else { "plain" };
-                format!("llvm opt=aggressive memory-accesses={accesses} cpu={cpu} features={features}")
+                let addresses = if self.wrapping_addresses { "wrapping" } else { "folded" };
+                format!("llvm opt=aggressive memory-accesses={accesses} addresses={addresses} cpu={cpu} features={features}")
             }
             Backend::Cranelift => "cranelift opt=speed".into(),
             Backend::Singlepass => "singlepass".into(),
@@ -74,6 +85,7 @@ pub fn make_engine(codegen: Codegen) -> Engine {
             let mut c = wasmer::LLVM::new();
             c.opt_level(wasmer::LLVMOptLevel::Aggressive);
             c.volatile_memory_accesses(codegen.strict_traps);
+            c.fold_address_offsets(!codegen.wrapping_addresses);
             c.host_cpu(true);
             c.callbacks(crate::llvm_dump::from_env());
             EngineBuilder::new(c)
@@ -96,7 +108,7 @@ pub fn make_engine(codegen: Codegen) -> Engine {
 /// BLAKE3 over the module and everything that changes the machine code.
 /// The changes carried to Wasmer's LLVM backend (patches/README.md): code
 /// compiled before a change must not be loaded after it.
-const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results; volatile accesses optional; host CPU";
+const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results; volatile accesses optional; host CPU; constants below 1024 folded into access offsets";
 
 pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
     let mut h = blake3::Hasher::new();
@@ -266,6 +278,8 @@ mod tests {
         assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", Codegen::new(Backend::Cranelift), &t), "backend");
         let strict = Codegen { strict_traps: true, ..llvm };
         assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", strict, &t), "volatile accesses");
+        let wrapping = Codegen { wrapping_addresses: true, ..llvm };
+        assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", wrapping, &t), "address arithmetic");
         let fewer = Target::new(Triple::host(), Default::default());
         if !t.cpu_features().is_empty() {
             assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", llvm, &fewer), "cpu features");

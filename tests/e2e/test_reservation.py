@@ -151,6 +151,54 @@ def test_a_dead_out_of_bounds_load_traps_only_with_strict_traps(embedder, wat2wa
         assert o.returncode == 134 and TRAP in o.stderr, (other, o.returncode, o.stderr[-300:])
 
 
+# i32.add(address, C) as an access's address: LLVM by default folds C (below
+# 1024) into the offset (patches/README.md, 8). (address, C, offset, what
+# each mode does): "trap", or the byte read where wasm's 32-bit sum points
+# (the module stores 0x41 there).
+FOLDED = {
+    # the largest folded reach: 2^32-1 + (1023 + the rest of the offset)
+    "largest-reach": (MAX_U32, 1023, MAX_U32 - 1023, "trap", "trap"),
+    # offset + C past 2^32-1 is not folded: the 32-bit sum wraps to 998
+    "offset-too-large": (MAX_U32, 999, MAX_U32 - 998, "trap", "trap"),
+    # -8 + 16 wraps to 8, below 1024: the bottom of memory in wasm, a trap
+    # when folded
+    "wraps-to-8": (MAX_U32 - 7, 16, 0, "0x41", "trap"),
+    "wraps-with-offset": (MAX_U32 - 7, 8, 8, "0x41", "trap"),
+    # a negative index added to the address of static data (C >= 1024) is
+    # not folded: -12 + 4096 is 4084 in every mode
+    "negative-index": (MAX_U32 - 11, 4096, 0, "0x41", "0x41"),
+    # no wrap: folded or not, the same byte
+    "in-bounds": (4, 4, 0, "0x41", "0x41"),
+    "past-the-end": (65535, 1, 0, "trap", "trap"),
+}
+FOLDED_MODULE = """(module
+  (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+  (memory (export "memory") 1)
+  (global $addr (mut i32) (i32.const {addr}))
+  (func (export "_start")
+    (i32.store8 (i32.const {target}) (i32.const 0x41))
+    (call $exit (i32.load8_u offset={offset} (i32.add (global.get $addr) (i32.const {c}))))))
+"""
+
+
+@pytest.mark.parametrize("mode", ["llvm", "llvm-wrapping", "llvm-strict", "cranelift"])
+def test_constants_added_to_addresses(embedder, wat2wasm, tmp_path, mode):
+    """What an address + constant reaches: the same byte everywhere unless
+    the 32-bit sum wraps, where default LLVM traps and the exact modes read
+    the bottom of memory; never past the reservation."""
+    args = {"llvm-wrapping": ["--backend", "llvm", "--wrapping-addresses"]}.get(mode) or backend_args(mode)
+    failures = []
+    for name, (addr, c, offset, exact, folded) in FOLDED.items():
+        target = min((addr + c) % (1 << 32) + offset, 65535)  # where wasm reads, when in bounds
+        text = FOLDED_MODULE.format(addr=addr - (1 << 32) if addr > 0x7FFFFFFF else addr, c=c, offset=offset, target=target)
+        r = run([embedder, "--no-cache", *args, assemble(wat2wasm, tmp_path, name, text)], timeout=60, errors="replace")
+        want = folded if mode == "llvm" else exact
+        got = "trap" if r.returncode == 134 and TRAP in r.stderr else hex(r.returncode)
+        if got != want:
+            failures.append(f"{name}: expected {want}, got exit {r.returncode}, stderr {r.stderr[-300:]!r}")
+    assert not failures, "\n".join(failures)
+
+
 @pytest.mark.parametrize("access", ACCESSES)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_accesses_past_a_small_memory_trap_up_to_the_largest_reach(embedder, wat2wasm, tmp_path, backend, access):

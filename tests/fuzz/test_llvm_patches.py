@@ -90,11 +90,36 @@ MODULES.update({
     i32.const 65535 i64.load drop i32.const 4))""", "f: trap HeapAccessOutOfBounds", "f: i32:4"),
 })
 
+# By default a constant added to an address becomes part of the access's
+# offset (patches/README.md, 8): the same results as with
+# --wrapping-addresses, except that an address wrapping past 4 GiB traps.
+# Fourth entry: what default LLVM prints, where it differs.
+MODULES.update({
+    # -4 + 8 wraps to 4 (below 1024): wrapping addresses load memory[4],
+    # folded traps
+    "wrapped_address": ("""(module (memory 1)
+  (func (export "f") (param i32) (result i32) (local $p i32)
+    (i32.store (i32.const 4) (i32.const 77))
+    (local.set $p (i32.const -4))
+    (i32.load (i32.add (local.get $p) (i32.const 8)))))""", "f: i32:77", None, "f: trap HeapAccessOutOfBounds"),
+    # constants added to addresses within the memory, with and without the
+    # access's own offset, and one past its end: the same everywhere
+    "folded_offsets": ("""(module (memory 1)
+  (func $at (param $p i32) (result i32)
+    (i32.store offset=64500 (i32.add (local.get $p) (i32.const 1000)) (i32.const 5))
+    (i32.add (i32.load offset=65000 (i32.add (local.get $p) (i32.const 500)))
+             (i32.load offset=64480 (i32.add (local.get $p) (i32.const 1020)))))
+  (func (export "f") (param i32) (result i32) (call $at (i32.const 0)))
+  (func (export "g") (param i32) (result i32) (call $at (i32.const 36))))""",
+                       "f: i32:10 | g: trap HeapAccessOutOfBounds"),
+})
+
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_llvm_agrees_with_the_other_backends(name, tmp_path):
-    wat, strict, plain, *_ = (*MODULES[name], None)
+    wat, strict, plain, folded, *_ = (*MODULES[name], None, None)
     plain = plain or strict
+    folded = folded or plain
     (tmp_path / "m.wat").write_text(wat)
     subprocess.run(["wat2wasm", "--enable-all", tmp_path / "m.wat", "-o", tmp_path / "m.wasm"], check=True)
     p = fuzz_modules("--module", str(tmp_path / "m.wasm"), "--verbose", timeout=120)
@@ -102,8 +127,12 @@ def test_llvm_agrees_with_the_other_backends(name, tmp_path):
     assert re.search(r"1 modules .* 0 mismatches, 0 host panics", p.stdout), p.stdout
     lines = p.stderr.splitlines()
     llvm_strict = [line for line in lines if line.startswith("module 0 LLVM strict: ")]
+    llvm_plain = [line for line in lines if line.startswith("module 0 LLVM wrapping addresses: ")]
     llvm = [line for line in lines if line.startswith("module 0 LLVM: ")]
     assert llvm_strict and strict in llvm_strict[0], p.stderr[-3000:]
-    assert llvm and plain in llvm[0], p.stderr[-3000:]
+    assert llvm_plain and plain in llvm_plain[0], p.stderr[-3000:]
+    assert llvm and folded in llvm[0], p.stderr[-3000:]
     deleted = re.search(r"(\d+) dead out-of-bounds accesses deleted", p.stdout)
     assert deleted and int(deleted[1]) == (plain != strict), p.stdout
+    wrapped = re.search(r"(\d+) wrapped addresses trapped with folded offsets", p.stdout)
+    assert wrapped and int(wrapped[1]) == (folded != plain), p.stdout

@@ -266,6 +266,7 @@ struct Totals {
     mismatches: u64,
     panics: u64,
     deleted_dead_traps: u64,
+    wrapped_address_traps: u64,
 }
 
 fn save(args: &Args, index: u64, wasm: &[u8]) -> Result<()> {
@@ -292,21 +293,26 @@ fn fuzz_one(args: &Args, index: u64, totals: &mut Totals) -> Result<bool> {
 }
 
 fn label(c: Codegen) -> &'static str {
-    match (c.backend, c.strict_traps) {
-        (Backend::Llvm, true) => "LLVM strict",
-        (b, _) => b.name(),
+    match (c.backend, c.strict_traps, c.wrapping_addresses) {
+        (Backend::Llvm, true, _) => "LLVM strict",
+        (Backend::Llvm, false, true) => "LLVM wrapping addresses",
+        (b, ..) => b.name(),
     }
 }
 
 /// Runs `wasm` on the backends and compares; false after a host panic.
 fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals: &mut Totals) -> Result<bool> {
-    let strict = Codegen { backend: Backend::Llvm, strict_traps: true };
-    let plain = Codegen::new(Backend::Llvm);
+    // strict LLVM is exact; plain differs from it only in deleting dead
+    // accesses, the default (folded) from plain only in wrapped addresses
+    let folded = Codegen::new(Backend::Llvm);
+    let plain = Codegen { wrapping_addresses: true, ..folded };
+    let strict = Codegen { strict_traps: true, ..plain };
     let mut codegens = vec![strict, Codegen::new(Backend::Cranelift)];
     if !simd {
         codegens.push(Codegen::new(Backend::Singlepass));
     }
     codegens.push(plain);
+    codegens.push(folded);
     let mut runs = Vec::new();
     for &c in &codegens {
         // a panic inside Wasmer (compiling or running) is a host crash:
@@ -329,6 +335,7 @@ fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals
     }
     totals.modules += 1;
     totals.simd += simd as u64;
+    let (folded_codegen, folded_run) = runs.pop().expect("default LLVM ran");
     let (plain_codegen, plain_run) = runs.pop().expect("plain LLVM ran");
     // Singlepass refusing a module the others compile is a known limit
     // (counted), not a difference in behaviour.
@@ -340,7 +347,7 @@ fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals
     }
     // The depth at which the stack runs out depends on each backend's frame
     // sizes: such a module is not compared (counted).
-    if runs.iter().any(|(_, r)| r.stack_overflow) || plain_run.stack_overflow {
+    if runs.iter().any(|(_, r)| r.stack_overflow) || plain_run.stack_overflow || folded_run.stack_overflow {
         totals.stack += 1;
         return Ok(true);
     }
@@ -357,7 +364,30 @@ fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals
         Some(i) if deleted_dead_trap(base, i, plain_run.lines.get(i)) => totals.deleted_dead_traps += 1,
         Some(_) => return mismatch(args, index, wasm, totals, (base_codegen, base), (plain_codegen, &plain_run)),
     }
+    match first_difference(&plain_run, &folded_run) {
+        None => {}
+        Some(i) if first_trap_is_new(&folded_run, i) => totals.wrapped_address_traps += 1,
+        Some(_) => return mismatch(args, index, wasm, totals, (plain_codegen, &plain_run), (folded_codegen, &folded_run)),
+    }
     Ok(true)
+}
+
+const OOB: &str = ": trap HeapAccessOutOfBounds";
+
+fn is_state(line: &str) -> bool {
+    ["memory ", "global ", "table "].iter().any(|s| line.starts_with(s))
+}
+
+/// Default LLVM (folded offsets) trapped out of bounds where LLVM with
+/// wrapping addresses went on: an address wrapped past 4 GiB, which folded
+/// traps (LLVM::fold_address_offsets); or both trapped and only the state
+/// after the trap differs.
+fn first_trap_is_new(folded: &Run, first: usize) -> bool {
+    let line = &folded.lines[first];
+    if is_state(line) {
+        return folded.lines[..first].iter().any(|l| l.ends_with(OOB));
+    }
+    line.ends_with(OOB)
 }
 
 fn first_difference(a: &Run, b: &Run) -> Option<usize> {
@@ -372,10 +402,8 @@ fn first_difference(a: &Run, b: &Run) -> Option<usize> {
 /// growth or global updates: then only the final state differs. (State after
 /// a trap is never seen in the embedder: a trap ends the job.)
 fn deleted_dead_trap(strict: &Run, first: usize, plain: Option<&String>) -> bool {
-    const OOB: &str = ": trap HeapAccessOutOfBounds";
-    let state = |l: &str| ["memory ", "global ", "table "].iter().any(|s| l.starts_with(s));
     let line = &strict.lines[first];
-    if state(line) {
+    if is_state(line) {
         return strict.lines[..first].iter().any(|l| l.ends_with(OOB));
     }
     line.ends_with(OOB) && plain.map_or(true, |p| p != line)
@@ -417,8 +445,9 @@ fn main() -> Result<()> {
     println!(
         "module-fuzz: seed {}: {} modules ({} with SIMD, on LLVM and Cranelift only), {} calls compared, {} traps, \
          {} not compared (stack exhausted), {} refused by Singlepass, {} dead out-of-bounds accesses deleted, \
-         {} mismatches, {} host panics, {:.1} s",
-        args.seed, t.modules, t.simd, t.calls, t.traps, t.stack, t.singlepass_refused, t.deleted_dead_traps, t.mismatches, t.panics,
+         {} wrapped addresses trapped with folded offsets, {} mismatches, {} host panics, {:.1} s",
+        args.seed, t.modules, t.simd, t.calls, t.traps, t.stack, t.singlepass_refused, t.deleted_dead_traps,
+        t.wrapped_address_traps, t.mismatches, t.panics,
         start.elapsed().as_secs_f64()
     );
     std::process::exit(if t.mismatches == 0 && t.panics == 0 { 0 } else { 1 });

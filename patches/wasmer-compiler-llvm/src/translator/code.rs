@@ -1068,7 +1068,12 @@ impl<'ctx, 'a> LLVMFunctionCodeGenerator<'ctx, 'a> {
         let function = &self.function;
 
         // Compute the offset into the storage.
-        let imm_offset = intrinsics.i64_ty.const_int(memarg.offset, false);
+        let (var_offset, folded) = if self.config.fold_address_offsets {
+            fold_constant_add(var_offset, memarg.offset)
+        } else {
+            (var_offset, 0)
+        };
+        let imm_offset = intrinsics.i64_ty.const_int(memarg.offset + folded, false);
         let var_offset = builder.build_int_z_extend(var_offset, intrinsics.i64_ty, "");
         let offset = builder.build_int_add(var_offset, imm_offset, "");
 
@@ -11493,3 +11498,29 @@ const GEF32_LEQ_U64_MAX: u64 = 18446742974197923840; // bits as f32: 0x5f7f_ffff
 const LEF64_GEQ_U64_MIN: u64 = std::u64::MIN;
 /// Greatest Exact Float (64 bits) less-than-or-equal-to u64::MAX when rounding towards zero.
 const GEF64_LEQ_U64_MAX: u64 = 18446744073709549568; // bits as f64: 0x43ef_ffff_ffff_ffff
+
+/// The largest constant `fold_constant_add` folds, exclusive. A sum a + C
+/// that wraps is below C; wasm-ld puts nothing below 1024 (its default
+/// global base), so an access the program makes legitimately never wraps,
+/// and folding changes nothing for it. Larger constants are addresses of
+/// static data, to which compiled code adds offsets that may be negative.
+const FOLD_LIMIT: u64 = 1024;
+
+/// `LLVM::fold_address_offsets`: `(a, C)` for an address `add i32 a, C`
+/// with C below `FOLD_LIMIT`, else `(address, 0)`. The sum with the
+/// access's own offset stays below 2^32, so the address stays within what
+/// the memory's reservation covers (zext(i32) + u32 offset).
+fn fold_constant_add<'ctx>(address: IntValue<'ctx>, offset: u64) -> (IntValue<'ctx>, u64) {
+    let add = address.as_instruction().filter(|i| {
+        i.get_opcode() == InstructionOpcode::Add && address.get_type().get_bit_width() == 32
+    });
+    let Some(add) = add else { return (address, 0) };
+    let operand = |n| add.get_operand(n).and_then(|o| o.left()).map(|v| v.into_int_value());
+    let (Some(x), Some(y)) = (operand(0), operand(1)) else { return (address, 0) };
+    let small = |v: IntValue<'ctx>| v.get_zero_extended_constant().filter(|&c| c < FOLD_LIMIT && offset + c <= u32::MAX as u64);
+    match (small(y), small(x)) {
+        (Some(c), _) => (x, c),
+        (None, Some(c)) => (y, c),
+        _ => (address, 0),
+    }
+}
