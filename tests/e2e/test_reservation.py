@@ -95,8 +95,13 @@ def assemble(wat2wasm, tmp_path, name, text):
     return out
 
 
+# modes beyond the backends: LLVM with an option that changes its code
+MODES = {"llvm-strict": ["--backend", "llvm", "--strict-traps"],
+         "llvm-wrapping": ["--backend", "llvm", "--wrapping-addresses"]}
+
+
 def backend_args(backend):
-    return ["--backend", "llvm", "--strict-traps"] if backend == "llvm-strict" else ["--backend", backend]
+    return MODES.get(backend, ["--backend", backend])
 
 
 def run_module(embedder, module, backend):
@@ -186,12 +191,11 @@ def test_constants_added_to_addresses(embedder, wat2wasm, tmp_path, mode):
     """What an address + constant reaches: the same byte everywhere unless
     the 32-bit sum wraps, where default LLVM traps and the exact modes read
     the bottom of memory; never past the reservation."""
-    args = {"llvm-wrapping": ["--backend", "llvm", "--wrapping-addresses"]}.get(mode) or backend_args(mode)
     failures = []
     for name, (addr, c, offset, exact, folded) in FOLDED.items():
         target = min((addr + c) % (1 << 32) + offset, 65535)  # where wasm reads, when in bounds
         text = FOLDED_MODULE.format(addr=addr - (1 << 32) if addr > 0x7FFFFFFF else addr, c=c, offset=offset, target=target)
-        r = run([embedder, "--no-cache", *args, assemble(wat2wasm, tmp_path, name, text)], timeout=60, errors="replace")
+        r = run_module(embedder, assemble(wat2wasm, tmp_path, name, text), mode)
         want = folded if mode == "llvm" else exact
         got = "trap" if r.returncode == 134 and TRAP in r.stderr else hex(r.returncode)
         if got != want:
