@@ -4,6 +4,9 @@
 //! host library is loaded at run time.
 use std::{env, fs, path::PathBuf};
 
+#[path = "src/codegen_sources.rs"]
+mod codegen_sources;
+
 fn main() {
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -16,7 +19,10 @@ fn main() {
     let binary128 = manifest.join("csrc/binary128.c");
     println!("cargo:rerun-if-changed={}", binary128.display());
     cc::Build::new().file(binary128).std("gnu11").warnings(true).compile("binary128");
+
+    println!("cargo:rustc-env=EMBEDDER_CODEGEN_SOURCES={}", codegen_sources::digest(&manifest.join(".."), |path| println!("cargo:rerun-if-changed={}", path.display())));
 }
+
 
 /// `pub const NAME: i32 = value;` for every row with a value, plus a table of
 /// (name, kind, value) so the bridge can match names against the host's.

@@ -32,10 +32,16 @@ def build(out, cc, flags):
     return native, wasm
 
 
-def run(cmd):
+def checked(cmd):
+    """Run cmd; on failure stop with its command line and its own error."""
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stderr}")
+    return r
+
+
+def run(cmd):
+    r = checked(cmd)
     return {k["kernel"]: (k["rate"], k["unit"], k["checksum"]) for k in parse_kernels(r.stdout)}
 
 
@@ -59,7 +65,7 @@ def main():
     if a.versus is not None:
         builds["versus"] = [*base, *a.versus.split(), wasm]
     for cmd in list(builds.values())[1:]:
-        subprocess.run([*cmd[:-1], "compile", wasm], check=True, capture_output=True)
+        checked([*cmd[:-1], "compile", wasm])
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     rows = []
     for rnd in range(a.rounds):

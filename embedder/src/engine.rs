@@ -105,11 +105,11 @@ pub fn make_engine(codegen: Codegen) -> Engine {
     engine
 }
 
-/// BLAKE3 over the module and everything that changes the machine code.
-/// The changes carried to Wasmer's LLVM backend (patches/README.md): code
-/// compiled before a change must not be loaded after it.
-const LLVM_PATCHES: &str = "4.4.0: nodelete SIMD extending loads; block parameters off the stack at end/else; (i32, i32, v128) results in memory; references are 64-bit register results; volatile accesses optional; host CPU; constants below 1024 folded into access offsets";
-
+/// BLAKE3 over the module and everything that changes the machine code:
+/// besides the options and the host, the sources of the code generator as
+/// this binary was built from them (`build.rs`, `codegen_sources`: the
+/// patched Wasmer crates of patches/README.md, the lock file, this file), so
+/// that code compiled by another build is never loaded.
 pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
     let mut h = blake3::Hasher::new();
     let mut field = |name: &str, value: &[u8]| {
@@ -120,9 +120,7 @@ pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
     field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
     field("wasmer", wasmer::VERSION.as_bytes());
     field("backend", codegen.describe().as_bytes());
-    if codegen.backend == Backend::Llvm {
-        field("llvm-patches", LLVM_PATCHES.as_bytes());
-    }
+    field("codegen-sources", env!("EMBEDDER_CODEGEN_SOURCES").as_bytes());
     // Backends elide bounds checks against the guard they were compiled for.
     field("memory", format!("{:?}", reservation::style()).as_bytes());
     field("triple", target.triple().to_string().as_bytes());

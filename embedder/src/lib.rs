@@ -4,6 +4,8 @@
 
 mod abi;
 mod cache;
+#[cfg(test)]
+mod codegen_sources;
 pub mod cli;
 pub mod engine;
 mod guest_memory;
