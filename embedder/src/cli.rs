@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "embedder",
     version,
+    // --version: which sources compiled code comes from (`codegen_sources.rs`),
+    // for bug reports and for telling two builds' cache entries apart
+    long_version = concat!(env!("CARGO_PKG_VERSION"), "\ncode generator sources: ", env!("EMBEDDER_CODEGEN_SOURCES")),
     about = "Run MPI programs compiled to wasm32-wasi on the host's MPI library",
     long_about = "Run MPI programs compiled to wasm32-wasi on the host's MPI library.\n\n\
         Start one embedder per rank, as you would start the native program:\n  \

@@ -110,3 +110,11 @@ def test_llvm_dump_to_an_unusable_place_warns_and_runs(build, embedder, tmp_path
     r = run([embedder, "--no-cache", wasm], env={"EMBEDDER_LLVM_DUMP": str(blocker / "dump")})
     assert r.returncode == 0, r.stderr
     assert "EMBEDDER_LLVM_DUMP: cannot create" in r.stderr, r.stderr
+
+
+def test_version_names_the_code_generator_sources(embedder):
+    short = run([embedder, "-V"])
+    assert re.fullmatch(r"embedder \d+\.\d+\.\d+\n", short.stdout)
+    long = run([embedder, "--version"])
+    assert long.stdout.startswith(short.stdout), long.stdout
+    assert re.search(r"^code generator sources: [0-9a-f]{64}$", long.stdout, re.M), long.stdout
