@@ -149,6 +149,12 @@ pub struct RunArgs {
     #[arg(long = "env-inherit", value_name = "PATTERN")]
     pub env_inherit: Vec<String>,
 
+    /// Ask for transparent huge pages on the guest's linear memory (madvise MADV_HUGEPAGE), as
+    /// a native program gets under the system's THP setting "madvise" with
+    /// GLIBC_TUNABLES=glibc.malloc.hugetlb=1; under "always" the kernel uses them anyway
+    #[arg(long, env = "EMBEDDER_HUGE_PAGES")]
+    pub huge_pages: bool,
+
     /// The wasm32-wasi module to run, then the guest's arguments (passed unchanged)
     // One positional list, so nothing after the module is taken for an
     // option or a subcommand.

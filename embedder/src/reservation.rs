@@ -42,6 +42,20 @@ pub fn style() -> MemoryStyle {
     MemoryStyle::Static { bound: Pages(BOUND_PAGES), offset_guard_size: GUARD_BYTES }
 }
 
+/// Marks the whole 4 GiB a linear memory at `base` can grow into for
+/// transparent huge pages. The flag belongs to the mapping, so the pages the
+/// memory grows into later get it too; Karmem regions, mapped over parts of
+/// it, are mappings of their own and keep the file's pages.
+pub fn advise_huge_pages(base: *mut u8) -> std::io::Result<()> {
+    let bound = BOUND_PAGES as usize * WASM_PAGE_SIZE;
+    // Safety: the reservation spans bound + guard bytes from base and stays
+    // mapped for the memory's life; the advice changes no contents.
+    if unsafe { libc::madvise(base.cast(), bound, libc::MADV_HUGEPAGE) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Why a memory style would leave part of a wasm32 access's reach outside
 /// the reservation (`None` when it covers all of it).
 pub fn shortfall(style: &MemoryStyle) -> Option<String> {

@@ -77,6 +77,11 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
     let (malloc, free) = (exports.get_function("malloc").ok().cloned(), exports.get_function("free").ok().cloned());
     let table = exports.get_table("__indirect_function_table").ok().cloned();
     let base = memory.view(&store).data_ptr();
+    if args.huge_pages {
+        if let Err(e) = reservation::advise_huge_pages(base) {
+            crate::say!("embedder: warning: --huge-pages: the kernel refused huge pages for the guest memory ({e}); running on base pages");
+        }
+    }
     mpi_env.as_mut(&mut store).attach(mpi::GuestFns::new(table, malloc, free, memory, base));
     let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;
     let inst_seconds = t_inst.elapsed().as_secs_f64();
