@@ -160,9 +160,17 @@ def test_mpich_nodes_share_no_memory(nodes, mpich, builds, embedder, cache):
     answers; MPICH 4.2 moved the barrier first.)"""
     cmd = mpich_across(nodes, mpich, 2, program("mpich", builds, "twonode", embedder, cache),
                        "-genv", "UCX_TLS", "self,sm")
-    r = run_on_a(nodes, cmd)
-    assert r.returncode != 0, f"ran on shared memory alone across two nodes:\n{r.stdout}"
-    assert "unreachable" in r.stdout + r.stderr, r.stdout + r.stderr
+    # Hydra sometimes tears the job down before any rank's error is printed
+    # (exit 15, no output; seen once in CI): such a run still failed, but
+    # says nothing of why, so it is tried again, up to three times.
+    outputs = []
+    for _ in range(3):
+        r = run_on_a(nodes, cmd)
+        assert r.returncode != 0, f"ran on shared memory alone across two nodes:\n{r.stdout}"
+        outputs.append(f"exit {r.returncode}: {r.stdout}{r.stderr}")
+        if r.stdout or r.stderr:
+            break
+    assert "unreachable" in outputs[-1], "\n".join(outputs)
 
 
 @pytest.mark.parametrize("kind", ["openmpi", "wasm"], ids=["native", "wasm"])
