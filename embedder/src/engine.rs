@@ -111,6 +111,10 @@ pub fn make_engine(codegen: Codegen) -> Engine {
 /// patched Wasmer crates of patches/README.md, the lock file, this file), so
 /// that code compiled by another build is never loaded.
 pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
+    key_with_sources(wasm, codegen, target, env!("EMBEDDER_CODEGEN_SOURCES"))
+}
+
+fn key_with_sources(wasm: &[u8], codegen: Codegen, target: &Target, codegen_sources: &str) -> Key {
     let mut h = blake3::Hasher::new();
     let mut field = |name: &str, value: &[u8]| {
         h.update(name.as_bytes());
@@ -120,7 +124,7 @@ pub fn cache_key(wasm: &[u8], codegen: Codegen, target: &Target) -> Key {
     field("embedder", env!("CARGO_PKG_VERSION").as_bytes());
     field("wasmer", wasmer::VERSION.as_bytes());
     field("backend", codegen.describe().as_bytes());
-    field("codegen-sources", env!("EMBEDDER_CODEGEN_SOURCES").as_bytes());
+    field("codegen-sources", codegen_sources.as_bytes());
     // Backends elide bounds checks against the guard they were compiled for.
     field("memory", format!("{:?}", reservation::style()).as_bytes());
     field("triple", target.triple().to_string().as_bytes());
@@ -278,6 +282,8 @@ mod tests {
         assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", strict, &t), "volatile accesses");
         let wrapping = Codegen { wrapping_addresses: true, ..llvm };
         assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", wrapping, &t), "address arithmetic");
+        let other_build = key_with_sources(b"\0asm\x01\0\0\0", llvm, &t, "another build's sources");
+        assert_ne!(k, other_build, "code generator sources");
         let fewer = Target::new(Triple::host(), Default::default());
         if !t.cpu_features().is_empty() {
             assert_ne!(k, cache_key(b"\0asm\x01\0\0\0", llvm, &fewer), "cpu features");
