@@ -361,12 +361,12 @@ fn check(args: &Args, index: u64, wasm: &[u8], simd: bool, arg_seed: u64, totals
     }
     match first_difference(base, &plain_run) {
         None => {}
-        Some(i) if deleted_dead_trap(base, i, plain_run.lines.get(i)) => totals.deleted_dead_traps += 1,
+        Some(i) if trapped_out_of_bounds_first(base, i) => totals.deleted_dead_traps += 1,
         Some(_) => return mismatch(args, index, wasm, totals, (base_codegen, base), (plain_codegen, &plain_run)),
     }
     match first_difference(&plain_run, &folded_run) {
         None => {}
-        Some(i) if first_trap_is_new(&folded_run, i) => totals.wrapped_address_traps += 1,
+        Some(i) if trapped_out_of_bounds_first(&folded_run, i) => totals.wrapped_address_traps += 1,
         Some(_) => return mismatch(args, index, wasm, totals, (plain_codegen, &plain_run), (folded_codegen, &folded_run)),
     }
     Ok(true)
@@ -378,35 +378,24 @@ fn is_state(line: &str) -> bool {
     ["memory ", "global ", "table "].iter().any(|s| line.starts_with(s))
 }
 
-/// Default LLVM (folded offsets) trapped out of bounds where LLVM with
-/// wrapping addresses went on: an address wrapped past 4 GiB, which folded
-/// traps (LLVM::fold_address_offsets); or both trapped and only the state
-/// after the trap differs.
-fn first_trap_is_new(folded: &Run, first: usize) -> bool {
-    let line = &folded.lines[first];
-    if is_state(line) {
-        return folded.lines[..first].iter().any(|l| l.ends_with(OOB));
-    }
-    line.ends_with(OOB)
-}
-
 fn first_difference(a: &Run, b: &Run) -> Option<usize> {
     (0..a.lines.len().max(b.lines.len())).find(|&i| a.lines.get(i) != b.lines.get(i))
 }
 
-/// Strict LLVM trapped out of bounds (in a call, or in the start function)
-/// where plain LLVM did something else: an access whose value the program
-/// never used was deleted, and plain LLVM went on (to a result, or to a
-/// later trap: unreachable, a division by zero, ...). Or both trapped out of
-/// bounds in the same calls but plain LLVM later, after more stores, memory
-/// growth or global updates: then only the final state differs. (State after
-/// a trap is never seen in the embedder: a trap ends the job.)
-fn deleted_dead_trap(strict: &Run, first: usize, plain: Option<&String>) -> bool {
-    let line = &strict.lines[first];
+/// At the first line where `run` and the other configuration differ, `run`
+/// trapped out of bounds and the other did something else, or both trapped
+/// out of bounds and only the state after the traps differs (state after a
+/// trap is never seen in the embedder: a trap ends the job). Strict LLVM
+/// against plain: an access whose value the program never used was deleted
+/// and plain LLVM went on (to a result, or to a later trap) or trapped later.
+/// Default (folded offsets) against wrapping addresses: an address wrapped
+/// past 4 GiB, which folded traps (LLVM::fold_address_offsets).
+fn trapped_out_of_bounds_first(run: &Run, first: usize) -> bool {
+    let line = &run.lines[first];
     if is_state(line) {
-        return strict.lines[..first].iter().any(|l| l.ends_with(OOB));
+        return run.lines[..first].iter().any(|l| l.ends_with(OOB));
     }
-    line.ends_with(OOB) && plain.map_or(true, |p| p != line)
+    line.ends_with(OOB)
 }
 
 fn mismatch(args: &Args, index: u64, wasm: &[u8], totals: &mut Totals, (bc, base): (Codegen, &Run), (oc, other): (Codegen, &Run)) -> Result<bool> {
