@@ -69,6 +69,23 @@ def test_mpi_calls_deep_in_the_guest_stack(build, run_wasm, levels):
     assert r.stdout.split() == ["deep-mpi", str(levels)], r.stdout
 
 
+@pytest.mark.parametrize("fault, expected", [("bad-comm", "MPI_Send: MPI_ERR_COMM"), ("op-trap", "guest trapped"),
+                                             ("errhandler-abort", 42)])
+def test_faults_deep_in_the_guest_stack(build, run_wasm, fault, expected):
+    """The same faults 50,000 frames down (about 3 MiB of the Wasm stack:
+    less than the host's 8 MiB is left, so host calls move to the host
+    stack, and a trap raised there is raised when back on the Wasm stack):
+    an MPI error under MPI_ERRORS_ARE_FATAL, a trapping guest callback, and
+    an error handler that calls MPI_Abort end the job as they do from main."""
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), f"deep-{fault}", "50000", timeout=60)
+    if isinstance(expected, int):
+        assert r.returncode == expected, r.stdout + r.stderr
+    else:
+        assert r.returncode != 0 and expected in r.stderr, r.stdout + r.stderr
+    assert "unexpected message" not in r.stdout, r.stdout
+    assert "panicked" not in r.stderr and "Segmentation fault" not in r.stderr and "Aborted" not in r.stderr, r.stderr
+
+
 def test_fault_exit_codes_standalone(build, run_wasm):
     wasm = build.wasm(PROGRAMS / "faults.c")
     assert run_wasm(wasm, "trap").returncode == 134

@@ -3,8 +3,11 @@
 //! callbacks and allocator, and the guest-visible error handling.
 //!
 //! What keeps a call cheap (`benchmarks/bridge`): the host functions are
-//! `#[inline]` into Wasmer's wrapper, their one caller (a `Result` returned
-//! from a call goes through memory, and reading it back stalled); the
+//! `#[inline]` into Wasmer's wrapper, their one caller (patched to call
+//! them once, patches/README.md; a `Result` returned from a call went
+//! through memory, and reading it back stalled); `run_body` hands its
+//! out-of-line paths a reborrow of `env`, not `env` (it and every argument
+//! would be stored on each call); the
 //! environment comes from `installed()`, not from the store; errors are
 //! boxed and built out of line; `callbacks::Active` is published only once
 //! the guest has made a reduction function; Wasmer gets a fatal error as
@@ -179,11 +182,18 @@ fn run_body(
     if installed.map_or(true, |env_data| unsafe { (*env_data).bridge.user_functions }) {
         callbacks::reentry_forbidden(function)?;
     }
+    // The out-of-line paths get a reborrow of `env`, never `env` itself:
+    // once its address escapes, the caller stores it and every argument of
+    // the host function (one aggregate) on each call.
+    let mut fallback;
     let (data, mut store) = match installed {
         // Safety: installed by the runner for the instance whose store this
         // call runs in; Wasmer's own data_and_store_mut splits the same way.
         Some(env_data) => (unsafe { &mut *env_data }, env.as_store_mut()),
-        None => env.data_and_store_mut(),
+        None => {
+            fallback = env.as_mut();
+            fallback.data_and_store_mut()
+        }
     };
     let MpiEnv { fns, known_size, bridge } = data;
     let Some(fns) = fns.as_ref() else {
@@ -226,7 +236,7 @@ fn run_body(
         ErrorMode::Fatal => Err(FatalKind::Mpi { function, class: e.class, detail: e.into_detail() }.into()),
         ErrorMode::User(handler) => {
             let fns = fns.clone();
-            errhandler::invoke(env, &fns, function, handler, object, e.class)?;
+            errhandler::invoke(&mut env.as_mut(), &fns, function, handler, object, e.class)?;
             Ok(e.class)
         }
     }

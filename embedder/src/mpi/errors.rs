@@ -120,11 +120,12 @@ impl std::error::Error for Fatal {}
 
 /// What a host function hands Wasmer when the job must end: the `Fatal`
 /// itself waits in `RAISED` until the runner (or the guest callback it ended)
-/// takes it back with `Fatal::from_trap`. Wasmer's wrapper returns a host
-/// function's result through memory (`catch_unwind`); a 16-byte
-/// `Result<i32, Fatal>` came back as a 4-, an 8- and a 4-byte load over a
-/// 4- and an 8-byte store, a store-forwarding stall on every call, where
-/// `Result<i32, Raised>` is two 32-bit words.
+/// takes it back with `Fatal::from_trap`. Wasmer 4.4's wrapper returned a
+/// host function's result through memory (`catch_unwind`; the patched one,
+/// patches/README.md, keeps it in registers); a 16-byte `Result<i32, Fatal>`
+/// came back as a 4-, an 8- and a 4-byte load over a 4- and an 8-byte
+/// store, a store-forwarding stall on every call, where `Result<i32,
+/// Raised>` is two 32-bit words.
 #[derive(Debug)]
 pub struct Raised;
 

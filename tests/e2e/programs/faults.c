@@ -91,6 +91,28 @@ static void returned_errors(int rank) {
     fflush(stdout);
 }
 
+/* at depth `levels`: an MPI error under MPI_ERRORS_ARE_FATAL, a guest
+ * callback that traps, or one that calls MPI_Abort */
+static long deep_fault(long n, long levels, const char *fault, int size) {
+    volatile long frame = n;
+    if (n < levels) return deep_fault(n + 1, levels, fault, size) + 1 + (frame - n);
+    int x = 0;
+    if (!strcmp(fault, "bad-comm")) {
+        MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x1234);
+    } else if (!strcmp(fault, "op-trap")) {
+        MPI_Op op;
+        MPI_Op_create(trapping_op, 1, &op);
+        int in = 1, out = 0;
+        MPI_Reduce_local(&in, &out, 1, MPI_INT, op);
+    } else if (!strcmp(fault, "errhandler-abort")) {
+        MPI_Errhandler eh;
+        MPI_Comm_create_errhandler(abort_handler, &eh);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+        MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD);
+    }
+    return 0;
+}
+
 static size_t memory_end(void) {
 #ifdef __wasm__
     return __builtin_wasm_memory_size(0) * 65536;
@@ -134,6 +156,11 @@ int main(int argc, char **argv) {
     } else if (!strcmp(fault, "deep-mpi")) {
         long levels = argc > 2 ? atol(argv[2]) : -1;
         printf("deep-mpi %ld\n", deep_mpi(0, levels));
+    } else if (!strncmp(fault, "deep-", 5) && argc > 2) {
+        /* the fault 100,000 frames down, where host calls move to the host
+         * stack: it must end the job as it does from main */
+        deep_fault(0, atol(argv[2]), fault + 5, size);
+        printf("rank %d: unexpected message\n", rank);
     } else if (!strcmp(fault, "send-oob")) {
         /* 8 ints starting 16 bytes before the end of memory: the first
          * element is inside, the buffer is not */

@@ -10,7 +10,8 @@ mod traphandlers;
 
 pub use trap::Trap;
 pub use traphandlers::{
-    catch_traps, on_host_stack, raise_lib_trap, raise_user_trap, set_host_call_headroom, set_stack_size,
+    catch_traps, host_call_must_switch, host_call_on_host_stack, on_host_stack, raise_lib_trap,
+    raise_user_trap, raise_user_trap_or_defer, set_host_call_headroom, set_stack_size,
     wasmer_call_trampoline, TrapHandlerFn, VMConfig,
 };
 pub use traphandlers::{init_traps, resume_panic};

@@ -82,7 +82,8 @@ pub fn set_stack_size(size: usize) {
 /// unless at least this many bytes of the Wasm stack are left below the
 /// caller; then they run where they are. usize::MAX (the default): always
 /// switch. Pair it with a stack size of at least the headroom plus what
-/// Wasm code needs (`set_stack_size`).
+/// Wasm code needs (`set_stack_size`). Calls into Wasm that start after
+/// this use it.
 pub fn set_host_call_headroom(bytes: usize) {
     HOST_CALL_HEADROOM.store(bytes, Ordering::Relaxed);
 }
@@ -722,8 +723,10 @@ where
 // TRAP_HANDLER is accessed.
 thread_local! {
     static YIELDER: Cell<Option<NonNull<Yielder<(), UnwindReason>>>> = Cell::new(None);
-    // The lowest usable address of the Wasm stack YIELDER belongs to (0: none).
-    static WASM_STACK_LIMIT: Cell<usize> = const { Cell::new(0) };
+    // The lowest stack address at which a host function runs on the Wasm
+    // stack YIELDER belongs to without switching: the stack's limit plus
+    // the headroom (usize::MAX: always switch; 0: not on a Wasm stack).
+    static HOST_CALL_FLOOR: Cell<usize> = const { Cell::new(0) };
     static TRAP_HANDLER: AtomicPtr<TrapHandlerContext> = AtomicPtr::new(ptr::null_mut());
 }
 
@@ -949,7 +952,8 @@ fn on_wasm_stack<F: FnOnce() -> T, T>(
     let mut coro = ScopedCoroutine::with_stack(&mut *stack, move |yielder, ()| {
         // Save the yielder to TLS so that it can be used later.
         YIELDER.with(|cell| cell.set(Some(yielder.into())));
-        WASM_STACK_LIMIT.with(|cell| cell.set(limit));
+        let floor = limit.saturating_add(HOST_CALL_HEADROOM.load(Ordering::Relaxed));
+        HOST_CALL_FLOOR.with(|cell| cell.set(floor));
 
         Ok(f())
     });
@@ -957,10 +961,10 @@ fn on_wasm_stack<F: FnOnce() -> T, T>(
     // Ensure that YIELDER is reset on exit even if the coroutine panics: to
     // the caller's, which is not None when a host function that did not
     // switch stacks calls Wasm again.
-    let outer = (YIELDER.with(|cell| cell.get()), WASM_STACK_LIMIT.with(|cell| cell.get()));
+    let outer = (YIELDER.with(|cell| cell.get()), HOST_CALL_FLOOR.with(|cell| cell.get()));
     defer! {
         YIELDER.with(|cell| cell.set(outer.0));
-        WASM_STACK_LIMIT.with(|cell| cell.set(outer.1));
+        HOST_CALL_FLOOR.with(|cell| cell.set(outer.1));
     }
 
     // Set up metadata for the trap handler for the duration of the coroutine
@@ -990,16 +994,55 @@ fn on_wasm_stack<F: FnOnce() -> T, T>(
 /// a memory) which would be hard to recover from.
 #[inline(always)]
 pub fn on_host_stack<F: FnOnce() -> T, T>(f: F) -> T {
-    // Enough of the Wasm stack left (set_host_call_headroom): stay. YIELDER
-    // stays set, so a trap or panic unwinds as from Wasm code. Inlined, so
-    // that the host function's result does not go through memory twice.
-    let here = 0u8;
-    let sp = &here as *const u8 as usize;
-    let limit = WASM_STACK_LIMIT.with(|cell| cell.get());
-    if limit != 0 && sp.saturating_sub(limit) >= HOST_CALL_HEADROOM.load(Ordering::Relaxed) {
+    // Inlined, so that the host function's result does not go through
+    // memory twice.
+    if !host_call_must_switch() {
         return f();
     }
     switch_to_host_stack(f)
+}
+
+/// Whether a host function called here must move to the host stack: on a
+/// Wasm stack with less than the headroom left below it
+/// (`set_host_call_headroom`). Otherwise it runs where it is; YIELDER stays
+/// set, so a trap in it unwinds as from Wasm code.
+#[inline(always)]
+pub fn host_call_must_switch() -> bool {
+    let here = 0u8;
+    (&here as *const u8 as usize) < HOST_CALL_FLOOR.with(|cell| cell.get())
+}
+
+/// Runs host call `f` on the host stack (where `host_call_must_switch`
+/// says). A trap that `f` hands to `raise_user_trap_or_defer` there cannot
+/// unwind the Wasm stack from the host stack; it is raised here instead,
+/// once `f` has returned to the Wasm stack.
+#[inline(never)]
+pub unsafe fn host_call_on_host_stack<F: FnOnce() -> T, T>(f: F) -> T {
+    let outer = DEFERRING.with(|cell| cell.replace(true));
+    let result = switch_to_host_stack(f);
+    DEFERRING.with(|cell| cell.set(outer));
+    if let Some(trap) = DEFERRED_TRAP.with(|cell| cell.take()) {
+        raise_user_trap(trap)
+    }
+    result
+}
+
+/// `raise_user_trap`, except in a host call that `host_call_on_host_stack`
+/// runs on the host stack: there the trap is kept for it to raise, and this
+/// returns (the caller returns a placeholder result nobody reads).
+pub unsafe fn raise_user_trap_or_defer(data: Box<dyn Error + Send + Sync>) {
+    let on_wasm_stack = YIELDER.with(|cell| cell.get()).is_some();
+    if !on_wasm_stack && DEFERRING.with(|cell| cell.get()) {
+        DEFERRED_TRAP.with(|cell| cell.set(Some(data)));
+        return;
+    }
+    raise_user_trap(data)
+}
+
+thread_local! {
+    // Set while a host call runs on the host stack for host_call_on_host_stack.
+    static DEFERRING: Cell<bool> = const { Cell::new(false) };
+    static DEFERRED_TRAP: Cell<Option<Box<dyn Error + Send + Sync>>> = const { Cell::new(None) };
 }
 
 #[inline(never)]
@@ -1016,10 +1059,10 @@ fn switch_to_host_stack<F: FnOnce() -> T, T>(f: F) -> T {
     };
 
     // Restore YIELDER upon exiting normally or unwinding.
-    let limit = WASM_STACK_LIMIT.with(|cell| cell.replace(0));
+    let floor = HOST_CALL_FLOOR.with(|cell| cell.replace(0));
     defer! {
         YIELDER.with(|cell| cell.set(yielder_ptr));
-        WASM_STACK_LIMIT.with(|cell| cell.set(limit));
+        HOST_CALL_FLOOR.with(|cell| cell.set(floor));
     }
 
     // on_parent_stack requires the closure to be Send so that the Yielder
