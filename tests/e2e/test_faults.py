@@ -70,13 +70,17 @@ def test_mpi_calls_deep_in_the_guest_stack(build, run_wasm, levels):
 
 
 @pytest.mark.parametrize("fault, expected", [("bad-comm", "MPI_Send: MPI_ERR_COMM"), ("op-trap", "guest trapped"),
-                                             ("errhandler-abort", 42)])
+                                             ("errhandler-abort", 42),
+                                             ("keyval-trap", "MPI_Comm_dup: a guest callback trapped")])
 def test_faults_deep_in_the_guest_stack(build, run_wasm, fault, expected):
     """The same faults 50,000 frames down (about 3 MiB of the Wasm stack:
     less than the host's 8 MiB is left, so host calls move to the host
-    stack, and a trap raised there is raised when back on the Wasm stack):
-    an MPI error under MPI_ERRORS_ARE_FATAL, a trapping guest callback, and
-    an error handler that calls MPI_Abort end the job as they do from main."""
+    stack) end the job as they do from main. An MPI error under
+    MPI_ERRORS_ARE_FATAL and an attribute copy callback that traps are
+    traps the switched call returns, raised once back on the Wasm stack
+    (without that: "not running on Wasm stack" and an abort); a trapping
+    reduction and an error handler calling MPI_Abort end the job from the
+    guest callback, run from the host stack."""
     r = run_wasm(build.wasm(PROGRAMS / "faults.c"), f"deep-{fault}", "50000", timeout=60)
     if isinstance(expected, int):
         assert r.returncode == expected, r.stdout + r.stderr

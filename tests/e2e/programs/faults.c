@@ -91,11 +91,10 @@ static void returned_errors(int rank) {
     fflush(stdout);
 }
 
-/* at depth `levels`: an MPI error under MPI_ERRORS_ARE_FATAL, a guest
- * callback that traps, or one that calls MPI_Abort */
-static long deep_fault(long n, long levels, const char *fault, int size) {
-    volatile long frame = n;
-    if (n < levels) return deep_fault(n + 1, levels, fault, size) + 1 + (frame - n);
+/* an MPI error under MPI_ERRORS_ARE_FATAL, guest callbacks that trap (a
+ * reduction, an attribute copy), or one that calls MPI_Abort; out of line,
+ * so that deep_fault's frames stay small */
+__attribute__((noinline)) static void fault_here(const char *fault, int size) {
     int x = 0;
     if (!strcmp(fault, "bad-comm")) {
         MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x1234);
@@ -109,7 +108,20 @@ static long deep_fault(long n, long levels, const char *fault, int size) {
         MPI_Comm_create_errhandler(abort_handler, &eh);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
         MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "keyval-trap")) {
+        int keyval;
+        MPI_Comm dup;
+        MPI_Comm_create_keyval(trapping_copy, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, &x);
+        MPI_Comm_dup(MPI_COMM_SELF, &dup);
     }
+}
+
+/* `fault_here` at depth `levels` */
+static long deep_fault(long n, long levels, const char *fault, int size) {
+    volatile long frame = n;
+    if (n < levels) return deep_fault(n + 1, levels, fault, size) + 1 + (frame - n);
+    fault_here(fault, size);
     return 0;
 }
 
@@ -157,7 +169,7 @@ int main(int argc, char **argv) {
         long levels = argc > 2 ? atol(argv[2]) : -1;
         printf("deep-mpi %ld\n", deep_mpi(0, levels));
     } else if (!strncmp(fault, "deep-", 5) && argc > 2) {
-        /* the fault 100,000 frames down, where host calls move to the host
+        /* the fault argv[2] frames down, where host calls move to the host
          * stack: it must end the job as it does from main */
         deep_fault(0, atol(argv[2]), fault + 5, size);
         printf("rank %d: unexpected message\n", rank);
