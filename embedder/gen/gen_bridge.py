@@ -373,7 +373,7 @@ def gen_fn(f):
             # host gets count 0 (Open MPI's OMPIO divides by the type's size
             # and dies of SIGFPE for any other count)
             assert "datatype" in done, f.name
-            moved = f"if datatype_.true_extent <= 0 {{ 0 }} else {{ {n} }}"
+            moved = f"if datatype_.true_extent() <= 0 {{ 0 }} else {{ {n} }}"
             if f.short.endswith("_c"):
                 # past INT_MAX elements, ROMIO's large-count calls assert()
                 # and abort the process: `Ctx::large_file_count`
@@ -422,7 +422,7 @@ def gen_fn(f):
             body.append(f"let {n}_ = cx.op({n})?;")
             if "datatype" in f.by_name and not wn:
                 # predefined operations on long double are the bridge's (binary128.rs)
-                body.append(f"let {n}_ = cx.bridge.reduction_op({n}, {n}_, datatype)?;")
+                body.append(f"let {n}_ = cx.bridge.reduction_op({n}, {n}_, datatype, &datatype_)?;")
             args.append(f"{n}_.0")
         elif k == "STATUS" and d == "out" and not p["length"]:
             body.append(f"cx.check_status_ptr({n})?;")

@@ -20,13 +20,15 @@ pub struct GuestMemory<'a> {
     growth: Option<Growth<'a>>,
 }
 
-/// Reads the memory's current size, and records each size read where the
-/// next call's memory starts from: so what any view of the memory learns
-/// (an out-of-line check works on a `view`) carries over, not just what
-/// the first view learns.
+/// Where the memory's current size is (the engine's own record of it, read
+/// through a pointer: a closure to ask for it cost each call the building of
+/// the closure), and where each size read is recorded for the next call's
+/// memory to start from: so what any view of the memory learns (an
+/// out-of-line check works on a `view`) carries over, not just what the
+/// first view learns.
 #[derive(Clone, Copy)]
 struct Growth<'a> {
-    current: &'a dyn Fn() -> u64,
+    current: *const usize,
     known: &'a Cell<u64>,
 }
 
@@ -54,9 +56,9 @@ impl fmt::Display for OutOfBounds {
 impl<'a> GuestMemory<'a> {
     /// # Safety
     /// `base` must be the memory's (fixed) base, `known` a size it has had
-    /// (updated whenever a view reads the size), and `current` must return
-    /// its current size.
-    pub unsafe fn new(base: *mut u8, known: &'a Cell<u64>, current: &'a dyn Fn() -> u64) -> Self {
+    /// (updated whenever a view reads the size), and `current` must hold
+    /// its current size in bytes for as long as the view lives.
+    pub unsafe fn new(base: *mut u8, known: &'a Cell<u64>, current: *const usize) -> Self {
         Self { base, size: Cell::new(known.get()), growth: Some(Growth { current, known }) }
     }
 
@@ -107,8 +109,8 @@ impl<'a> GuestMemory<'a> {
         let fits = |size: u64| start >= 0 && (start as u64).checked_add(len).is_some_and(|end| end <= size);
         if !fits(self.size.get()) {
             if let Some(Growth { current, known }) = self.growth {
-                // the memory may have grown since
-                let size = current();
+                // the memory may have grown since. Safety: `new`'s contract.
+                let size = unsafe { current.read() } as u64;
                 self.size.set(size);
                 known.set(size);
             }
@@ -215,12 +217,11 @@ mod tests {
     #[test]
     fn a_grown_memory_is_noticed_when_a_range_does_not_fit_the_known_size() {
         let mut buf = vec![0u8; 2 * SIZE];
-        let current_size = std::cell::Cell::new(SIZE as u64);
-        let current = || current_size.get();
+        let current_size = Cell::new(SIZE);
         let known = Cell::new(SIZE as u64);
-        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, current_size.as_ptr()) };
         assert!(m.range(SIZE as u32, 8).is_err(), "not grown yet");
-        current_size.set(2 * SIZE as u64); // memory.grow
+        current_size.set(2 * SIZE); // memory.grow
         assert!(m.range(SIZE as u32, 8).is_ok());
         assert_eq!(m.known_size(), 2 * SIZE as u64);
         assert!(m.range((2 * SIZE - 4) as u32, 8).is_err());
@@ -230,11 +231,10 @@ mod tests {
     fn a_view_starts_from_the_known_size_and_keeps_what_it_learns() {
         let mut buf = vec![0u8; 2 * SIZE];
         let base = buf.as_mut_ptr();
-        let current_size = std::cell::Cell::new(SIZE as u64);
-        let current = || current_size.get();
+        let current_size = Cell::new(SIZE);
         let known = Cell::new(SIZE as u64);
-        let m = unsafe { GuestMemory::new(base, &known, &current) };
-        current_size.set(2 * SIZE as u64); // memory.grow
+        let m = unsafe { GuestMemory::new(base, &known, current_size.as_ptr()) };
+        current_size.set(2 * SIZE); // memory.grow
         let v = m.view();
         assert_eq!(v.known_size(), SIZE as u64);
         assert_eq!(v.range(SIZE as u32, 8), Ok(base.wrapping_add(SIZE)));
@@ -248,34 +248,30 @@ mod tests {
     fn growth_a_view_learns_is_recorded_for_the_next_call() {
         let mut buf = vec![0u8; 2 * SIZE];
         let base = buf.as_mut_ptr();
-        let (current_size, known) = (Cell::new(SIZE as u64), Cell::new(SIZE as u64));
-        let current = || current_size.get();
-        let m = unsafe { GuestMemory::new(base, &known, &current) };
-        current_size.set(2 * SIZE as u64); // memory.grow
+        let (current_size, known) = (Cell::new(SIZE), Cell::new(SIZE as u64));
+        let m = unsafe { GuestMemory::new(base, &known, current_size.as_ptr()) };
+        current_size.set(2 * SIZE); // memory.grow
         assert!(m.range_known(SIZE as u32, 8).is_none());
         // only a view (an out-of-line check) asks
         assert!(m.view().range(SIZE as u32, 8).is_ok());
         assert_eq!(m.known_size(), SIZE as u64);
         assert_eq!(known.get(), 2 * SIZE as u64);
         // the next call starts from the recorded size: its inline check passes
-        let next = unsafe { GuestMemory::new(base, &known, &current) };
+        let next = unsafe { GuestMemory::new(base, &known, current_size.as_ptr()) };
         assert_eq!(next.range_known(SIZE as u32, 8), Some(base.wrapping_add(SIZE)));
     }
 
     #[test]
     fn the_known_size_fast_path_agrees_with_range_and_never_asks_for_growth() {
         let mut buf = vec![0u8; 2 * SIZE];
-        let asked = std::cell::Cell::new(0);
-        let current = || {
-            asked.set(asked.get() + 1);
-            2 * SIZE as u64
-        };
+        let current_size = Cell::new(2 * SIZE);
         let known = Cell::new(SIZE as u64);
-        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
+        let m = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, current_size.as_ptr()) };
         let cases = [(0, 0), (0, SIZE as u64), (SIZE as u32 - 8, 8), (SIZE as u32 - 8, 9), (SIZE as u32, 0), (SIZE as u32, 1), (u32::MAX, 1), (8, u64::MAX), (0xffff_fff0, 0x20)];
         for (ptr, len) in cases {
             let fast = m.range_known(ptr, len);
-            assert_eq!(asked.get(), 0, "{ptr:#x} {len}");
+            // what it knew before the check: the fast path never learned the growth
+            assert_eq!((m.known_size(), known.get()), (SIZE as u64, SIZE as u64), "{ptr:#x} {len}");
             if let Some(p) = fast {
                 assert_eq!(Ok(p), m.range(ptr, len), "{ptr:#x} {len}");
             } else {

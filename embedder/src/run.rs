@@ -82,7 +82,8 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
             crate::say!("embedder: warning: --huge-pages: the kernel refused huge pages for the guest memory ({e}); running on base pages");
         }
     }
-    mpi_env.as_mut(&mut store).attach(mpi::GuestFns::new(table, malloc, free, memory, base));
+    let fns = mpi::GuestFns::new(table, malloc, free, memory, &mut store);
+    mpi_env.as_mut(&mut store).attach(fns);
     let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;
     let inst_seconds = t_inst.elapsed().as_secs_f64();
 

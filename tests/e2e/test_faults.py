@@ -21,6 +21,7 @@ FAULTS = {
     "bad-comm": "MPI_Send: MPI_ERR_COMM",
     "grequest-wait": "MPI_Wait: MPI_ERR_REQUEST: waiting for a generalized request that MPI_Grequest_complete was not called on",
     "bad-op": "MPI_Allreduce: MPI_ERR_OP: MPI_BAND is not defined on MPI_LONG_DOUBLE",
+    "derived-ld-op": "MPI_Allreduce: MPI_ERR_OP: predefined operations on derived datatypes of long double are not supported",
     "unsupported": "MPI_Comm_get_parent is not supported by this embedder",
     "abort": 7,
     "op-trap": "guest trapped",

@@ -8,6 +8,7 @@
 use std::ffi::{c_int, c_void};
 
 use super::{
+    datatype::DatatypeEntry,
     errors::{MpiError, MpiResult},
     op, state::Bridge,
 };
@@ -84,11 +85,12 @@ impl Bridge {
         self.basic_types(guest).into_iter().any(is_binary128)
     }
 
-    /// The host operation for a reduction of `datatype` with guest `op`:
-    /// the host's own, except predefined operations on binary128 data.
+    /// The host operation for a reduction of `datatype` (whose entry is
+    /// `dt`) with guest `op`: the host's own, except predefined operations
+    /// on binary128 data.
     #[inline]
-    pub fn reduction_op(&mut self, op: i32, host: host_mpi::Op, datatype: i32) -> MpiResult<host_mpi::Op> {
-        if op >= USER_BASE || (datatype < USER_BASE && !is_binary128(datatype)) || !self.holds_binary128(datatype) {
+    pub fn reduction_op(&mut self, op: i32, host: host_mpi::Op, datatype: i32, dt: &DatatypeEntry) -> MpiResult<host_mpi::Op> {
+        if op >= USER_BASE || !dt.binary128() {
             return Ok(host);
         }
         self.binary128_op(op, datatype)

@@ -17,7 +17,11 @@
 //! `Ctx` nor `&cx.mem`: once the address of the context or of one of its
 //! fields escapes on any path of a host function, all of the context is
 //! stored on every call of it (the request paths in `request.rs` follow
-//! this, and `Ctx::out_request` is inlined for it).
+//! this, and `Ctx::out_request` is inlined for it); the memory's size is
+//! read where the engine keeps it (`GuestFns::length`), not through a
+//! closure built on each call; and what the common checks need of a
+//! datatype is derived once, when its entry is made (`DatatypeEntry`'s
+//! dense extent and long double flag).
 use std::rc::Rc;
 
 use wasmer::{AsStoreMut, FunctionEnvMut, StoreMut};
@@ -186,7 +190,7 @@ fn run_body(
     // once its address escapes, the caller stores it and every argument of
     // the host function (one aggregate) on each call.
     let mut fallback;
-    let (data, mut store) = match installed {
+    let (data, mut store_mut) = match installed {
         // Safety: installed by the runner for the instance whose store this
         // call runs in; Wasmer's own data_and_store_mut splits the same way.
         Some(env_data) => (unsafe { &mut *env_data }, env.as_store_mut()),
@@ -199,11 +203,13 @@ fn run_body(
     let Some(fns) = fns.as_ref() else {
         return Err(FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into());
     };
-    let store: *mut StoreMut = &mut store;
-    // Safety: the store outlives this call; the memory's base never moves
-    // (static memory) and the memory never shrinks.
-    let current = || fns.memory_size(unsafe { &*store });
-    let mem = unsafe { GuestMemory::new(fns.base, known_size, &current) };
+    let store: *mut StoreMut = &mut store_mut;
+    // for the error handler: a use of `store` itself after the body would
+    // keep the context's borrow of the bridge alive to there
+    let untyped_store = store as *mut ();
+    // Safety: the memory's base never moves (static memory), the memory
+    // never shrinks, and its length record lives as long as it does.
+    let mem = unsafe { GuestMemory::new(fns.base, known_size, fns.length()) };
     let active = bridge.user_functions.then(|| callbacks::Active::enter(store, Rc::as_ptr(fns)));
     let arrays_base = bridge.arrays_used;
     let mut cx = Ctx { mem, bridge, store, fns: Rc::as_ptr(fns), function, comm, arrays_base, arrays_top: arrays_base };
@@ -235,8 +241,12 @@ fn run_body(
         ErrorMode::Return => Ok(e.class),
         ErrorMode::Fatal => Err(FatalKind::Mpi { function, class: e.class, detail: e.into_detail() }.into()),
         ErrorMode::User(handler) => {
+            // the store, not `env`: with no use of `env` after the call
+            // starts, its fields need not be kept on the stack for this path
             let fns = fns.clone();
-            errhandler::invoke(&mut env.as_mut(), &fns, function, handler, object, e.class)?;
+            // Safety: the store outlives the call; the context is gone.
+            let store = unsafe { &mut *(untyped_store as *mut StoreMut) };
+            errhandler::invoke(store, &fns, function, handler, object, e.class)?;
             Ok(e.class)
         }
     }

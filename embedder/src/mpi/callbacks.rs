@@ -11,6 +11,7 @@
 use std::cell::Cell;
 
 use wasmer::{AsStoreMut, Function, Memory, StoreMut, Table, Type, Value};
+use wasmer_vm::VMExtern;
 
 use super::errors::{Fatal, FatalKind, MpiError};
 use crate::{abi, guest_memory::GuestMemory};
@@ -23,6 +24,10 @@ pub struct GuestFns {
     pub free: Option<Function>,
     pub memory: Memory,
     pub base: *mut u8,
+    /// The memory's current size in bytes, where the engine keeps it (its
+    /// VMMemoryDefinition, fixed for the memory's life; `memory.grow`
+    /// updates it): each call's `GuestMemory` reads it from here.
+    length: *const usize,
     /// A guest buffer kept for user reductions (address, capacity).
     scratch: Cell<(u32, u32)>,
 }
@@ -104,8 +109,20 @@ impl Drop for Nesting {
 }
 
 impl GuestFns {
-    pub fn new(table: Option<Table>, malloc: Option<Function>, free: Option<Function>, memory: Memory, base: *mut u8) -> Self {
-        Self { table, malloc, free, memory, base, scratch: Cell::new((0, 0)) }
+    pub fn new(table: Option<Table>, malloc: Option<Function>, free: Option<Function>, memory: Memory, store: &mut impl AsStoreMut) -> Self {
+        let VMExtern::Memory(handle) = wasmer::Extern::Memory(memory.clone()).to_vm_extern() else {
+            unreachable!("a memory's extern is a memory")
+        };
+        let definition = wasmer_vm::LinearMemory::vmmemory(handle.get(store.objects_mut())).as_ptr();
+        // Safety: the definition lives as long as the memory, which `memory` keeps.
+        let (base, length) = unsafe { ((*definition).base, std::ptr::addr_of!((*definition).current_length)) };
+        Self { table, malloc, free, memory, base, length, scratch: Cell::new((0, 0)) }
+    }
+
+    /// Where the memory's current size in bytes is (`GuestMemory::new`).
+    #[inline]
+    pub fn length(&self) -> *const usize {
+        self.length
     }
 
     /// The guest function at table index `index`.
@@ -299,8 +316,8 @@ mod guest_fn_tests {
         let instance = Instance::new(&mut store, &module, &imports! {}).unwrap();
         let memory = instance.exports.get_memory("memory").unwrap().clone();
         let table = instance.exports.get_table("table").unwrap().clone();
-        let base = memory.view(&store).data_ptr();
-        (store, GuestFns::new(Some(table), None, None, memory, base))
+        let fns = GuestFns::new(Some(table), None, None, memory, &mut store);
+        (store, fns)
     }
 
     fn invalid(r: Result<impl std::fmt::Debug, CallbackError>) -> String {
@@ -323,9 +340,21 @@ mod guest_fn_tests {
         for index in [3, 4, u32::MAX] {
             assert!(invalid(fns.function(&mut store, index)).contains("is not a guest function"));
         }
-        let no_table = GuestFns::new(None, None, None, fns.memory.clone(), fns.base);
+        let no_table = GuestFns::new(None, None, None, fns.memory.clone(), &mut store);
         assert!(invalid(no_table.function(&mut store, 0)).contains("no function table"));
         assert!(invalid(no_table.alloc(&mut store, 8)).contains("no malloc"));
+    }
+
+    #[test]
+    fn the_length_record_follows_memory_growth() {
+        let (mut store, fns) = guest();
+        assert_eq!(fns.base, fns.memory.view(&store).data_ptr());
+        // Safety: the record lives as long as the memory (in `fns`)
+        let length = || unsafe { fns.length().read() } as u64;
+        assert_eq!(length(), 65536);
+        fns.memory.grow(&mut store, wasmer::Pages(3)).unwrap();
+        assert_eq!(length(), 4 * 65536);
+        assert_eq!(length(), fns.memory_size(&store));
     }
 
     #[test]
@@ -370,8 +399,7 @@ mod guest_fn_tests {
         let instance = Instance::new(&mut store, &module, &imports! {}).unwrap();
         let memory = instance.exports.get_memory("memory").unwrap().clone();
         let malloc = instance.exports.get_function("malloc").unwrap().clone();
-        let base = memory.view(&store).data_ptr();
-        let fns = GuestFns::new(None, Some(malloc), None, memory, base);
+        let fns = GuestFns::new(None, Some(malloc), None, memory, &mut store);
         let returns = |store: &mut Store, addr: u32| {
             fns.view(store).write_i32(0, addr as i32).unwrap();
             fns.alloc(store, 256)

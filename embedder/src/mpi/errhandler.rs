@@ -115,14 +115,14 @@ impl Bridge {
 
 /// Runs guest error handler `index` for an error with `code` on `comm`:
 /// `handler(&comm, &code)`, with both in guest memory.
-pub fn invoke(env: &mut FunctionEnvMut<MpiEnv>, fns: &GuestFns, function: &'static str, index: u32, comm: i32, code: i32) -> Result<(), Fatal> {
+pub fn invoke(store: &mut impl wasmer::AsStoreMut, fns: &GuestFns, function: &'static str, index: u32, comm: i32, code: i32) -> Result<(), Fatal> {
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);
-    let args = fns.alloc(env, 8).map_err(fail)?;
-    let mem = fns.view(env);
+    let args = fns.alloc(store, 8).map_err(fail)?;
+    let mem = fns.view(store);
     let written = mem.write_i32(args, comm).and_then(|()| mem.write_i32(args + 4, code));
     written.map_err(|e| FatalKind::Mpi { function, class: abi::c::MPI_ERR_INTERN, detail: format!("error handler arguments: {e}") })?;
-    fns.call(env, index, &[args as i32, args as i32 + 4, 0]).map_err(fail)?;
-    fns.release(env, args).map_err(fail)
+    fns.call(store, index, &[args as i32, args as i32 + 4, 0]).map_err(fail)?;
+    fns.release(store, args).map_err(fail)
 }
 
 #[inline]

@@ -128,7 +128,7 @@ impl Ctx<'_> {
         let mut block = host_mpi::null_datatype();
         self.host(unsafe { ffi::MPI_Type_contiguous(BLOCK as i32, datatype.host.0, &mut block.0) })?;
         let lengths = [blocks, rest as i32];
-        let displacements: [i64; 2] = [0, blocks as i64 * BLOCK * datatype.extent];
+        let displacements: [i64; 2] = [0, blocks as i64 * BLOCK * datatype.extent()];
         let types = host_mpi::HandleVec::from_iter([block.0, datatype.host.0]);
         let mut made = host_mpi::null_datatype();
         let rc = unsafe { ffi::MPI_Type_create_struct(2, lengths.as_ptr(), displacements.as_ptr() as _, types.as_ptr(), &mut made.0) };

@@ -197,6 +197,17 @@ int main(int argc, char **argv) {
     } else if (!strcmp(fault, "bad-op")) {
         long double a = 1, b = 0; /* MPI defines no bitwise AND on floating types */
         MPI_Allreduce(&a, &b, 1, MPI_LONG_DOUBLE, MPI_BAND, MPI_COMM_WORLD);
+    } else if (!strcmp(fault, "derived-ld-op")) {
+        /* a predefined operation on a derived type of long double: the
+         * bridge refuses it with its own message (the host MPI would too,
+         * with another), which it knows from the type's entry; a duplicate
+         * of a derived type, so that making and committing keep it */
+        MPI_Datatype pair, dup;
+        MPI_Type_contiguous(2, MPI_LONG_DOUBLE, &pair);
+        MPI_Type_dup(pair, &dup);
+        MPI_Type_commit(&dup);
+        long double a[2] = {1, 2}, b[2];
+        MPI_Allreduce(a, b, 1, dup, MPI_SUM, MPI_COMM_WORLD);
     } else if (!strcmp(fault, "unsupported")) {
         MPI_Comm parent; /* dynamic process management: not bridged */
         MPI_Comm_get_parent(&parent);

@@ -69,7 +69,7 @@ impl Description {
 pub fn describe(host: host_mpi::Datatype) -> Result<DatatypeEntry, i32> {
     let (_, extent) = host_mpi::type_extent(host)?;
     let (true_lb, true_extent) = host_mpi::type_true_extent(host)?;
-    Ok(DatatypeEntry { host, extent, true_lb, true_extent, committed: false })
+    Ok(DatatypeEntry::new(host, extent, true_lb, true_extent, false))
 }
 
 /// Builds a type with `make(host types of desc.types, &mut new)` and gives
@@ -94,8 +94,7 @@ impl Ctx<'_> {
         let mut entry = self.datatype(handle)?;
         self.host(unsafe { ffi::MPI_Type_commit(&mut entry.host.0) })?;
         if let Some(e) = self.bridge.datatypes.get_mut(handle) {
-            e.host = entry.host;
-            e.committed = true;
+            *e = e.commit(entry.host);
         }
         Ok(())
     }
@@ -111,6 +110,11 @@ impl Ctx<'_> {
         };
         let handle = self.bridge.datatypes.insert(entry);
         self.bridge.type_meta.insert(handle, TypeMeta { contents, name: None });
+        let binary128 = self.bridge.holds_binary128(handle);
+        let entry = entry.holding_binary128(binary128);
+        if let Some(e) = self.bridge.datatypes.get_mut(handle) {
+            *e = entry;
+        }
         op::remember_type(handle, &entry);
         Ok(handle)
     }
@@ -498,7 +502,7 @@ pub fn dup_type(cx: &mut Ctx, oldtype: i32, newtype: u32) -> MpiResult<i32> {
     construct(cx, newtype, d, |t, new| unsafe { ffi::MPI_Type_dup(t.get(0), new) })?;
     let new = cx.mem.read_i32(newtype)?;
     // a duplicate has all of its original's properties, committed or not
-    if cx.datatype(oldtype)?.committed {
+    if cx.datatype(oldtype)?.committed() {
         cx.commit_datatype(new)?;
     }
     Ok(new)

@@ -68,16 +68,28 @@ pub struct TypeMeta {
     pub name: Option<String>,
 }
 
+/// What the bridge knows of a datatype: its host handle and the bounds
+/// that buffer checks need. The bounds are set only by `new` and `commit`,
+/// which derive `dense` from them.
 #[derive(Clone, Copy, Debug)]
 pub struct DatatypeEntry {
     pub host: host_mpi::Datatype,
-    pub extent: i64,
-    pub true_lb: i64,
-    pub true_extent: i64,
+    extent: i64,
+    true_lb: i64,
+    true_extent: i64,
     /// Predefined types, and derived ones after MPI_Type_commit. Open MPI
     /// and MPICH trust the caller here: an uncommitted type handed to a
     /// data-moving call (or to the pack-size queries) crashed the host.
-    pub committed: bool,
+    committed: bool,
+    /// The extent of a committed type whose elements lie back to back from
+    /// the buffer pointer on, when it is below 2^32; else 0. Kept, not
+    /// derived on each call: a buffer check of a predefined type is then one
+    /// test and a multiplication (`dense_len`), not six tests.
+    dense: u32,
+    /// Holds long double (binary128) data, whose predefined reductions are
+    /// the bridge's (binary128.rs); kept so that a reduction need not walk
+    /// the type's contents to know.
+    binary128: bool,
 }
 
 impl super::state::Bridge {
@@ -106,6 +118,41 @@ impl super::state::Bridge {
 }
 
 impl DatatypeEntry {
+    pub fn new(host: host_mpi::Datatype, extent: i64, true_lb: i64, true_extent: i64, committed: bool) -> Self {
+        let dense = committed && true_lb == 0 && true_extent == extent && (1..=u32::MAX as i64).contains(&extent);
+        Self { host, extent, true_lb, true_extent, committed, dense: if dense { extent as u32 } else { 0 }, binary128: false }
+    }
+
+    /// The entry once MPI_Type_commit has committed the type (as `host`).
+    pub fn commit(self, host: host_mpi::Datatype) -> Self {
+        Self { binary128: self.binary128, ..Self::new(host, self.extent, self.true_lb, self.true_extent, true) }
+    }
+
+    /// The entry of a type that does (or does not) hold binary128 data.
+    pub fn holding_binary128(self, binary128: bool) -> Self {
+        Self { binary128, ..self }
+    }
+
+    #[inline]
+    pub fn binary128(&self) -> bool {
+        self.binary128
+    }
+
+    #[inline]
+    pub fn extent(&self) -> i64 {
+        self.extent
+    }
+
+    #[inline]
+    pub fn true_extent(&self) -> i64 {
+        self.true_extent
+    }
+
+    #[inline]
+    pub fn committed(&self) -> bool {
+        self.committed
+    }
+
     /// Types that describe data the host will move must be committed.
     #[inline]
     pub fn check_committed(&self) -> MpiResult {
@@ -129,9 +176,7 @@ impl DatatypeEntry {
     /// every other case, which `hull` handles.
     #[inline]
     pub fn dense_len(&self, count: i64) -> Option<u64> {
-        let dense = self.is_dense();
-        let small = (count as u64) <= u32::MAX as u64 && (self.extent as u64).wrapping_sub(1) < u32::MAX as u64;
-        (dense && small).then(|| count as u64 * self.extent as u64)
+        ((count as u64) <= u32::MAX as u64 && self.dense != 0).then(|| count as u64 * self.dense as u64)
     }
 
     /// The extent of a committed type whose elements lie back to back
@@ -140,14 +185,7 @@ impl DatatypeEntry {
     /// buffer cover `[d·extent, (d + count)·extent)`.
     #[inline]
     pub fn dense_extent(&self) -> Option<i64> {
-        (self.is_dense() && (1..=i32::MAX as i64).contains(&self.extent)).then_some(self.extent)
-    }
-
-    /// Committed, and its elements lie back to back from the buffer
-    /// pointer on (`dense_len`, `dense_extent` add their size limits).
-    #[inline]
-    fn is_dense(&self) -> bool {
-        self.committed && self.true_lb == 0 && self.true_extent == self.extent
+        (self.dense != 0 && self.dense <= i32::MAX as u32).then_some(self.dense as i64)
     }
 
     /// `hull` when it fits 64-bit arithmetic with room for any guest
@@ -200,8 +238,8 @@ pub fn predefined_table() -> Table<DatatypeEntry> {
             continue;
         }
         let Some(dt) = host_name(name).and_then(|h| host.datatypes.get(h)) else { continue };
-        if let Ok(entry) = describe(*dt).map(|e| DatatypeEntry { committed: true, ..e }) {
-            if !super::binary128::host_layout_agrees(name, entry.extent) {
+        if let Ok(entry) = describe(*dt).map(|e| e.commit(e.host).holding_binary128(super::binary128::is_binary128(value))) {
+            if !super::binary128::host_layout_agrees(name, entry.extent()) {
                 continue;
             }
             table.set_predefined(value, entry);
@@ -325,7 +363,12 @@ mod tests {
     use super::*;
 
     fn int() -> DatatypeEntry {
-        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent: 4, true_lb: 0, true_extent: 4, committed: true }
+        shape(4, 0, 4)
+    }
+
+    /// A committed type of MPI_INT data with these bounds.
+    fn shape(extent: i64, true_lb: i64, true_extent: i64) -> DatatypeEntry {
+        DatatypeEntry::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
     }
 
     #[test]
@@ -335,7 +378,7 @@ mod tests {
         assert_eq!(int().hull(1), (0, 4));
         assert_eq!(int().hull(10), (0, 40));
         // a resized type: extent 16, data in the first 4 bytes, lb -8
-        let strided = DatatypeEntry { extent: 16, true_lb: -8, true_extent: 4, ..int() };
+        let strided = shape(16, -8, 4);
         assert_eq!(strided.hull(3), (-8, 28));
     }
 
@@ -345,7 +388,7 @@ mod tests {
         let counts = [-1, 0, 1, 2, 3, 1000, i32::MAX as i64, 1 << 40, i64::MAX];
         let mut exact = 0;
         for (extent, true_lb, true_extent) in cases {
-            let dt = DatatypeEntry { extent, true_lb, true_extent, ..int() };
+            let dt = shape(extent, true_lb, true_extent);
             for count in counts {
                 let (lo, hi) = dt.hull(count);
                 match dt.hull64(count) {
@@ -368,7 +411,7 @@ mod tests {
         let mut dense = 0;
         for (extent, true_lb, true_extent) in cases {
             for committed in [true, false] {
-                let dt = DatatypeEntry { extent, true_lb, true_extent, committed, ..int() };
+                let dt = DatatypeEntry::new(int().host, extent, true_lb, true_extent, committed);
                 for count in counts {
                     let Some(len) = dt.dense_len(count) else { continue };
                     assert!(committed && count >= 0);
@@ -384,33 +427,33 @@ mod tests {
     #[test]
     fn hull_of_negative_extents_reaches_below_the_pointer() {
         // MPI_Type_create_resized(MPI_INT, 0, -4): element i at -4i
-        let down = DatatypeEntry { extent: -4, ..int() };
+        let down = shape(-4, 0, 4);
         assert_eq!(down.hull(1), (0, 4));
         assert_eq!(down.hull(3), (-8, 4));
         // extent -16 with the data 8 bytes below each element's origin
-        let below = DatatypeEntry { extent: -16, true_lb: -8, true_extent: 4, ..int() };
+        let below = shape(-16, -8, 4);
         assert_eq!(below.hull(2), (-24, -4));
         // a negative true lower bound with a positive extent
-        let lb = DatatypeEntry { extent: 4, true_lb: -4096, true_extent: 4100, ..int() };
+        let lb = shape(4, -4096, 4100);
         assert_eq!(lb.hull(2), (-4096, 8));
     }
 
     #[test]
     fn hull_of_zero_extents_is_one_element() {
-        let zero = DatatypeEntry { extent: 0, ..int() };
+        let zero = shape(0, 0, 4);
         assert_eq!(zero.hull(1_000_000), (0, 4));
         // a type with no data touches nothing
-        let empty = DatatypeEntry { extent: 0, true_lb: 0, true_extent: 0, ..int() };
+        let empty = shape(0, 0, 0);
         assert_eq!(empty.hull(5), (0, 0));
     }
 
     #[test]
     fn hull_is_exact_at_the_64_bit_extremes() {
-        let up = DatatypeEntry { extent: i64::MAX, true_lb: i64::MAX, true_extent: i64::MAX, ..int() };
+        let up = shape(i64::MAX, i64::MAX, i64::MAX);
         let (lo, hi) = up.hull(i64::MAX);
         assert_eq!(lo, i64::MAX as i128);
         assert_eq!(hi, (i64::MAX as i128 - 1) * i64::MAX as i128 + 2 * i64::MAX as i128);
-        let down = DatatypeEntry { extent: i64::MIN, true_lb: i64::MIN, true_extent: 1, ..int() };
+        let down = shape(i64::MIN, i64::MIN, 1);
         let (lo, hi) = down.hull(i64::MAX);
         assert_eq!(lo, (i64::MAX as i128 - 1) * i64::MIN as i128 + i64::MIN as i128);
         assert_eq!(hi, i64::MIN as i128 + 1);
@@ -419,7 +462,7 @@ mod tests {
     #[test]
     fn only_committed_types_describe_data() {
         assert!(int().check_committed().is_ok());
-        let fresh = DatatypeEntry { committed: false, ..int() };
+        let fresh = DatatypeEntry::new(int().host, 4, 0, 4, false);
         assert_eq!(fresh.check_committed().unwrap_err().class, abi::c::MPI_ERR_TYPE);
     }
 

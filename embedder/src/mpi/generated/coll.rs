@@ -141,7 +141,7 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -154,7 +154,7 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -166,7 +166,7 @@ pub fn mpi_reduce_local(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf: u
         let inbuf_ = cx.buffer(inbuf, count as i64, &datatype_)?;
         let inoutbuf_ = cx.buffer(inoutbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
     })
 }
@@ -181,7 +181,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -195,7 +195,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -208,7 +208,7 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -221,7 +221,7 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -399,7 +399,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
@@ -416,7 +416,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -435,7 +435,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -453,7 +453,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -470,7 +470,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -487,7 +487,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -569,7 +569,7 @@ pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -582,7 +582,7 @@ pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -596,7 +596,7 @@ pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -609,7 +609,7 @@ pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -622,7 +622,7 @@ pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -634,7 +634,7 @@ pub fn mpi_reduce_local_c(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf:
         let inbuf_ = cx.buffer(inbuf, count as i64, &datatype_)?;
         let inoutbuf_ = cx.buffer(inoutbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_local_c(inbuf_ as _, inoutbuf_ as _, count, datatype_.host.0, op_.0) })
     })
 }
@@ -732,7 +732,7 @@ pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
@@ -749,7 +749,7 @@ pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -767,7 +767,7 @@ pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -784,7 +784,7 @@ pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -801,7 +801,7 @@ pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -993,7 +993,7 @@ pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1011,7 +1011,7 @@ pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1031,7 +1031,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1050,7 +1050,7 @@ pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1068,7 +1068,7 @@ pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1086,7 +1086,7 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1158,7 +1158,7 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -1241,7 +1241,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
@@ -1348,7 +1348,7 @@ pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1366,7 +1366,7 @@ pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1385,7 +1385,7 @@ pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf:
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcount as i64 * n, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1403,7 +1403,7 @@ pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1421,7 +1421,7 @@ pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -1513,7 +1513,7 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
         let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
         let op_ = cx.op(op)?;
-        let op_ = cx.bridge.reduction_op(op, op_, datatype)?;
+        let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();

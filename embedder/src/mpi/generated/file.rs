@@ -16,7 +16,7 @@ pub fn mpi_file_read(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -30,7 +30,7 @@ pub fn mpi_file_read_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -45,7 +45,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -60,7 +60,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -74,7 +74,7 @@ pub fn mpi_file_write(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -88,7 +88,7 @@ pub fn mpi_file_write_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -103,7 +103,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -118,7 +118,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -132,7 +132,7 @@ pub fn mpi_file_read_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -146,7 +146,7 @@ pub fn mpi_file_write_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -160,7 +160,7 @@ pub fn mpi_file_read_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -174,7 +174,7 @@ pub fn mpi_file_write_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
     })
@@ -188,8 +188,8 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -203,8 +203,8 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -219,8 +219,8 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -235,8 +235,8 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -250,7 +250,7 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -264,7 +264,7 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -279,7 +279,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -294,7 +294,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -308,8 +308,8 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
+        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -323,7 +323,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -337,7 +337,7 @@ pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -360,7 +360,7 @@ pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -384,7 +384,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -408,7 +408,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -431,7 +431,7 @@ pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -454,7 +454,7 @@ pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, bu
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
         Ok(())
     })
@@ -475,7 +475,7 @@ pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -490,7 +490,7 @@ pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -506,7 +506,7 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -522,7 +522,7 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -537,7 +537,7 @@ pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -552,7 +552,7 @@ pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -568,7 +568,7 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -584,7 +584,7 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -599,7 +599,7 @@ pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -614,7 +614,7 @@ pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -629,7 +629,7 @@ pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -644,7 +644,7 @@ pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -659,7 +659,7 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
@@ -675,7 +675,7 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
@@ -692,7 +692,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
@@ -709,7 +709,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
@@ -725,7 +725,7 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
@@ -740,7 +740,7 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
@@ -756,7 +756,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
@@ -772,7 +772,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
@@ -787,7 +787,7 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
@@ -803,7 +803,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
@@ -819,7 +819,7 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -834,7 +834,7 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -850,7 +850,7 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -866,7 +866,7 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -881,7 +881,7 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -896,7 +896,7 @@ pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
-        let large_ = cx.large_file_count(if datatype_.true_extent <= 0 { 0 } else { count }, &datatype_)?;
+        let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;

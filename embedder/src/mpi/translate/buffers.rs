@@ -234,7 +234,7 @@ fn vhull64(blocks: impl Iterator<Item = (i64, i64)>, dt: &DatatypeEntry) -> Opti
         }
         let (l, h) = dt.hull64(c)?;
         if l < h {
-            let at = d.checked_mul(dt.extent)?;
+            let at = d.checked_mul(dt.extent())?;
             (lo, hi) = (lo.min(at.checked_add(l)?), hi.max(at.checked_add(h)?));
         }
     }
@@ -249,7 +249,7 @@ fn vhull(blocks: impl Iterator<Item = (i64, i64)>, dt: &DatatypeEntry) -> MpiRes
         datatype::check_count(c)?;
         let (l, h) = dt.hull(c);
         if l < h {
-            let at = d as i128 * dt.extent as i128;
+            let at = d as i128 * dt.extent() as i128;
             (lo, hi) = (lo.min(at + l), hi.max(at + h));
         }
     }
@@ -264,7 +264,12 @@ mod span_tests {
     const SIZE: usize = 64 * 1024;
 
     fn int(extent: i64) -> DatatypeEntry {
-        DatatypeEntry { host: host_mpi::constants().datatypes["MPI_INT"], extent, true_lb: 0, true_extent: 4, committed: true }
+        shape(extent, 0, 4)
+    }
+
+    /// A committed type of MPI_INT data with these bounds.
+    fn shape(extent: i64, true_lb: i64, true_extent: i64) -> DatatypeEntry {
+        DatatypeEntry::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
     }
 
     fn with_ctx(f: impl FnOnce(&Ctx)) {
@@ -283,7 +288,7 @@ mod span_tests {
         // the out-of-line path checks on its own view of the memory, which
         // asks for the current size when the known one is too small
         let mut buf = vec![0u8; 2 * SIZE];
-        let current = || 2 * SIZE as u64;
+        let current = 2 * SIZE;
         let known = std::cell::Cell::new(SIZE as u64);
         let mem = unsafe { GuestMemory::new(buf.as_mut_ptr(), &known, &current) };
         let mut bridge = Bridge::new();
@@ -292,7 +297,7 @@ mod span_tests {
         assert!(cx.buffer((2 * SIZE - 8) as u32, 2, &int(4)).is_ok());
         assert_eq!(class(cx.buffer((2 * SIZE - 8) as u32, 3, &int(4))), abi::c::MPI_ERR_BUFFER);
         // a strided type takes the same path
-        let strided = DatatypeEntry { extent: 8, ..int(4) };
+        let strided = shape(8, 0, 4);
         assert!(cx.buffer(SIZE as u32, 3, &strided).is_ok());
     }
 
@@ -315,9 +320,9 @@ mod span_tests {
     #[test]
     fn hulls_past_4_gib_or_at_the_64_bit_extremes_are_refused() {
         with_ctx(|cx| {
-            let huge = DatatypeEntry { extent: i64::MAX, true_lb: i64::MAX, true_extent: i64::MAX, ..int(4) };
+            let huge = shape(i64::MAX, i64::MAX, i64::MAX);
             assert_eq!(class(cx.buffer(0, i64::MAX, &huge)), abi::c::MPI_ERR_BUFFER);
-            let low = DatatypeEntry { extent: i64::MIN, true_lb: i64::MIN, true_extent: 1, ..int(4) };
+            let low = shape(i64::MIN, i64::MIN, 1);
             assert_eq!(class(cx.buffer(u32::MAX, 2, &low)), abi::c::MPI_ERR_BUFFER);
             assert_eq!(class(cx.buffer(0, 1 << 31, &int(4))), abi::c::MPI_ERR_BUFFER);
         });
@@ -347,7 +352,7 @@ mod span_tests {
         assert_eq!(vhull([(0, 7), (0, -7)].into_iter(), &down).unwrap(), (0, 0));
         assert_eq!(class(vhull([(1, 0), (-1, 0)].into_iter(), &up)), abi::c::MPI_ERR_COUNT);
         // the extremes stay exact in i128
-        let far = DatatypeEntry { extent: i64::MIN, ..up };
+        let far = shape(i64::MIN, 0, 4);
         let (lo, _) = vhull([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far).unwrap();
         assert_eq!(lo, (i32::MAX as i128 + i32::MAX as i128 - 1) * i64::MIN as i128);
     }
@@ -369,7 +374,7 @@ mod span_tests {
         }
         // a negative count, and products past 64 bits, go to the exact hull
         assert_eq!(vhull64([(1, 0), (-1, 0)].into_iter(), &int(4)), None);
-        let far = DatatypeEntry { extent: i64::MIN, ..int(4) };
+        let far = shape(i64::MIN, 0, 4);
         assert_eq!(vhull64([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far), None);
         assert_eq!(vhull64([(1, i32::MAX as i64)].into_iter(), &int(1 << 40)), None);
     }
@@ -406,7 +411,7 @@ mod span_tests {
                 mem.write_i32(4 * i as u32, count).unwrap();
                 mem.write_i32(256 + 4 * i as u32, displ).unwrap();
             }
-            let dt = DatatypeEntry { true_extent: extent, ..int(extent) };
+            let dt = shape(extent, 0, extent);
             assert_eq!(dt.dense_extent(), Some(extent));
             let guest = mem.view();
             let mut cx = Ctx::for_test(mem, &mut bridge);
