@@ -20,6 +20,7 @@ FAULTS = {
     "bad-rank": "MPI_Send: MPI_ERR_RANK",
     "bad-comm": "MPI_Send: MPI_ERR_COMM",
     "grequest-wait": "MPI_Wait: MPI_ERR_REQUEST: waiting for a generalized request that MPI_Grequest_complete was not called on",
+    "grequest-free-fails": "MPI_Wait: MPI_ERR_OTHER: the generalized request's free function returned",
     "bad-op": "MPI_Allreduce: MPI_ERR_OP: MPI_BAND is not defined on MPI_LONG_DOUBLE",
     "derived-ld-op": "MPI_Allreduce: MPI_ERR_OP: predefined operations on derived datatypes of long double are not supported",
     "unsupported": "MPI_Comm_get_parent is not supported by this embedder",

@@ -164,10 +164,24 @@ fn run<const OWED: bool>(
     let owed = match installed {
         // Safety: as in `run_body`; only read, after its borrows ended.
         Some(env_data) => unsafe { !(*env_data).bridge.grequests_owed.is_empty() },
-        None => !env.data().bridge.grequests_owed.is_empty(),
+        // a reborrow: `env.data()` would hand `env`'s own fields to a
+        // failed assertion's message, and so store them on every call
+        None => !env.as_mut().data().bridge.grequests_owed.is_empty(),
     };
     if owed {
-        return super::grequest::run_owed_callbacks(env, function, rc);
+        // the store and the environment's data, not `env`: once its address
+        // escapes, every call stores it and all of the arguments
+        let mut fallback;
+        let (data, mut store) = match installed {
+            // Safety: as in `run_body`.
+            Some(env_data) => (env_data, env.as_store_mut()),
+            None => {
+                fallback = env.as_mut();
+                let (data, store) = fallback.data_and_store_mut();
+                (data as *mut MpiEnv, store)
+            }
+        };
+        return super::grequest::run_owed_callbacks(data, &mut store, function, rc);
     }
     Ok(rc)
 }
@@ -222,6 +236,25 @@ fn run_body(
         Ok(()) => return Ok(abi::c::MPI_SUCCESS),
         Err(e) => e,
     };
+    let outcome = on_error(bridge, function, errors, e)?;
+    let fns = fns.clone();
+    // Safety: the store outlives the call; the context is gone.
+    finish(outcome, unsafe { &mut *(untyped_store as *mut StoreMut) }, &fns, function)
+}
+
+/// What an MPI error does once its call has failed.
+pub(super) enum Outcome {
+    /// The call returns this error class.
+    Return(i32),
+    /// The guest's error handler runs first, then the call returns `class`.
+    Handler { handler: u32, object: i32, class: i32 },
+}
+
+/// What error `e` of `function` does under the error handler of `errors`
+/// (MPI_ERRORS_ARE_FATAL: the end of the job). Only reads the bridge: the
+/// guest handler runs after (`finish`), when nothing of it is borrowed.
+#[inline(never)]
+pub(super) fn on_error(bridge: &Bridge, function: &'static str, errors: ErrorsOf, e: MpiError) -> Result<Outcome, Fatal> {
     let (mode, object) = match errors {
         ErrorsOf::Comm(comm) => {
             (bridge.comm_errors(comm), if bridge.comms.get(comm).is_some() { comm } else { abi::c::MPI_COMM_WORLD })
@@ -238,16 +271,20 @@ fn run_body(
         },
     };
     match mode {
-        ErrorMode::Return => Ok(e.class),
+        ErrorMode::Return => Ok(Outcome::Return(e.class)),
         ErrorMode::Fatal => Err(FatalKind::Mpi { function, class: e.class, detail: e.into_detail() }.into()),
-        ErrorMode::User(handler) => {
-            // the store, not `env`: with no use of `env` after the call
-            // starts, its fields need not be kept on the stack for this path
-            let fns = fns.clone();
-            // Safety: the store outlives the call; the context is gone.
-            let store = unsafe { &mut *(untyped_store as *mut StoreMut) };
-            errhandler::invoke(store, &fns, function, handler, object, e.class)?;
-            Ok(e.class)
+        ErrorMode::User(handler) => Ok(Outcome::Handler { handler, object, class: e.class }),
+    }
+}
+
+/// Carries out an `Outcome`: the error class the call returns, after the
+/// guest's handler ran if it has one.
+pub(super) fn finish(outcome: Outcome, store: &mut StoreMut, fns: &GuestFns, function: &'static str) -> Result<i32, Fatal> {
+    match outcome {
+        Outcome::Return(class) => Ok(class),
+        Outcome::Handler { handler, object, class } => {
+            errhandler::invoke(store, fns, function, handler, object, class)?;
+            Ok(class)
         }
     }
 }

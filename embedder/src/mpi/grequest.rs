@@ -10,12 +10,11 @@
 //! not completed could never return: it fails with MPI_ERR_REQUEST instead.
 use std::ffi::{c_int, c_void};
 
-use wasmer::FunctionEnvMut;
+use wasmer::{FunctionEnvMut, StoreMut};
 
 use super::{
-    attr::guest_fns,
-    call::{call, call_owing},
-    errors::{Fatal, MpiError, MpiResult},
+    call::{self, call, call_owing, ErrorsOf},
+    errors::{Fatal, FatalKind, MpiError, MpiResult},
     state::Bridge,
     MpiEnv,
 };
@@ -165,11 +164,15 @@ pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
 
 /// Runs the guest callbacks the call just made owes (`call::call_owing`
 /// found some); the first that fails raises its code through the error
-/// handler (if the call itself succeeded).
+/// handler (if the call itself succeeded). `data` is the environment's
+/// data: only borrowed between guest callbacks, which may call MPI.
 #[inline(never)]
-pub(super) fn run_owed_callbacks(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, rc: i32) -> Result<i32, Fatal> {
-    let owed = std::mem::take(&mut env.data_mut().bridge.grequests_owed);
-    let fns = guest_fns(env, function)?;
+pub(super) fn run_owed_callbacks(data: *mut MpiEnv, store: &mut StoreMut, function: &'static str, rc: i32) -> Result<i32, Fatal> {
+    // Safety (each dereference of `data`): the environment outlives the
+    // call, and no other reference to it is live at that point.
+    let owed = std::mem::take(unsafe { &mut (*data).bridge.grequests_owed });
+    let fns = unsafe { (*data).guest_fns() }
+        .ok_or_else(|| FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() })?;
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);
     let mut result = rc;
     for o in owed {
@@ -183,24 +186,21 @@ pub(super) fn run_owed_callbacks(env: &mut FunctionEnvMut<MpiEnv>, function: &'s
         }
         // MPI_STATUS_IGNORE: the query function still gets a status to fill
         let scratch = match o {
-            Owed::Query(_, 0) => Some(fns.alloc(env, abi::STATUS_SIZE as u32).map_err(fail)?),
+            Owed::Query(_, 0) => Some(fns.alloc(store, abi::STATUS_SIZE as u32).map_err(fail)?),
             _ => None,
         };
         if let Some(s) = scratch {
             args[1] = s as i32;
         }
-        let code = fns.call(env, index, &args).map_err(fail)?.unwrap_or(0);
+        let code = fns.call(store, index, &args).map_err(fail)?.unwrap_or(0);
         if let Some(s) = scratch {
-            fns.release(env, s).map_err(fail)?;
+            fns.release(store, s).map_err(fail)?;
         }
-        result = raise(env, function, result, what, code)?;
+        if code != abi::c::MPI_SUCCESS && result == abi::c::MPI_SUCCESS {
+            let e = MpiError::new(code, format!("the generalized request's {what} function returned {code}"));
+            let outcome = call::on_error(unsafe { &(*data).bridge }, function, ErrorsOf::Comm(WORLD), e)?;
+            result = call::finish(outcome, store, &fns, function)?;
+        }
     }
     Ok(result)
-}
-
-fn raise(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, result: i32, what: &str, code: i32) -> Result<i32, Fatal> {
-    if code == abi::c::MPI_SUCCESS || result != abi::c::MPI_SUCCESS {
-        return Ok(result);
-    }
-    call(env, function, WORLD, |_| Err(MpiError::new(code, format!("the generalized request's {what} function returned {code}"))))
 }

@@ -36,6 +36,7 @@ static void trapping_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
 static int grequest_query(void *extra, MPI_Status *status) { return (void)extra, MPI_Status_set_cancelled(status, 0); }
 static int grequest_free(void *extra) { return (void)extra, MPI_SUCCESS; }
 static int grequest_cancel(void *extra, int complete) { return (void)extra, (void)complete, MPI_SUCCESS; }
+static int grequest_free_fails(void *extra) { return (void)extra, MPI_ERR_OTHER; }
 
 static void abort_handler(MPI_Comm *comm, int *code, ...) {
     (void)code;
@@ -193,6 +194,12 @@ int main(int argc, char **argv) {
         /* nobody calls MPI_Grequest_complete: natively this waits forever */
         MPI_Request r;
         MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, NULL, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (!strcmp(fault, "grequest-free-fails")) {
+        /* free_fn's error is the completing call's, here fatal */
+        MPI_Request r;
+        MPI_Grequest_start(grequest_query, grequest_free_fails, grequest_cancel, NULL, &r);
+        MPI_Grequest_complete(r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else if (!strcmp(fault, "bad-op")) {
         long double a = 1, b = 0; /* MPI defines no bitwise AND on floating types */
