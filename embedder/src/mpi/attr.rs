@@ -13,7 +13,7 @@ use wasmer::FunctionEnvMut;
 use super::{
     callbacks::{CallbackError, GuestFns},
     call::{call, call_on, Ctx, ErrorsOf},
-    errors::{Fatal, FatalKind, MpiError, MpiResult},
+    errors::{Fatal, MpiError, MpiResult},
     MpiEnv,
 };
 use crate::{abi, handles::Table, host_mpi};
@@ -261,7 +261,7 @@ fn delete_attr(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, kind: K
 }
 
 pub(super) fn guest_fns(env: &FunctionEnvMut<MpiEnv>, function: &'static str) -> Result<std::rc::Rc<GuestFns>, Fatal> {
-    env.data().guest_fns().ok_or_else(|| FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into())
+    env.data().guest_fns().ok_or_else(|| super::call::not_instantiated(function))
 }
 
 /// A callback's non-zero return code fails the MPI call that ran it.

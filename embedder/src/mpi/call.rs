@@ -147,6 +147,28 @@ pub fn call_on(
     }
 }
 
+/// The environment's data and the store: through `installed()` where the
+/// runner set it (one load), else through a reborrow of `env` kept in
+/// `fallback` (declared, not initialized, by the caller), never `env`
+/// itself: once its address escapes (`env.data()` hands it to a failed
+/// assertion's message), every call stores `env` and all of the host
+/// function's arguments. A macro: a function would need the reborrow's
+/// slot as an `Option`, which cost each call three instructions.
+macro_rules! data_and_store {
+    ($env:expr, $installed:expr, $fallback:ident) => {
+        match $installed {
+            // Safety: installed by the runner for the instance whose store
+            // this call runs in; Wasmer's own data_and_store_mut splits the
+            // same way.
+            Some(env_data) => (unsafe { &mut *env_data }, $env.as_store_mut()),
+            None => {
+                $fallback = $env.as_mut();
+                $fallback.data_and_store_mut()
+            }
+        }
+    };
+}
+
 /// `OWED`: run the guest callbacks the call owes afterwards (`call_owing`).
 #[inline]
 fn run<const OWED: bool>(
@@ -161,29 +183,17 @@ fn run<const OWED: bool>(
         return run_body(env, installed, function, comm, errors, body);
     }
     let rc = run_body(env, installed, function, comm, errors, body)?;
-    let owed = match installed {
-        // Safety: as in `run_body`; only read, after its borrows ended.
-        Some(env_data) => unsafe { !(*env_data).bridge.grequests_owed.is_empty() },
-        // a reborrow: `env.data()` would hand `env`'s own fields to a
-        // failed assertion's message, and so store them on every call
-        None => !env.as_mut().data().bridge.grequests_owed.is_empty(),
-    };
-    if owed {
-        // the store and the environment's data, not `env`: once its address
-        // escapes, every call stores it and all of the arguments
-        let mut fallback;
-        let (data, mut store) = match installed {
-            // Safety: as in `run_body`.
-            Some(env_data) => (env_data, env.as_store_mut()),
-            None => {
-                fallback = env.as_mut();
-                let (data, store) = fallback.data_and_store_mut();
-                (data as *mut MpiEnv, store)
-            }
-        };
-        return super::grequest::run_owed_callbacks(data, &mut store, function, rc);
+    let mut fallback;
+    let (data, mut store) = data_and_store!(env, installed, fallback);
+    if data.bridge.grequests_owed.is_empty() {
+        return Ok(rc);
     }
-    Ok(rc)
+    super::grequest::run_owed_callbacks(data, &mut store, function, rc)
+}
+
+/// The error of an MPI call made before the module was instantiated.
+pub(super) fn not_instantiated(function: &'static str) -> Fatal {
+    FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into()
 }
 
 #[inline(always)]
@@ -200,22 +210,11 @@ fn run_body(
     if installed.map_or(true, |env_data| unsafe { (*env_data).bridge.user_functions }) {
         callbacks::reentry_forbidden(function)?;
     }
-    // The out-of-line paths get a reborrow of `env`, never `env` itself:
-    // once its address escapes, the caller stores it and every argument of
-    // the host function (one aggregate) on each call.
     let mut fallback;
-    let (data, mut store_mut) = match installed {
-        // Safety: installed by the runner for the instance whose store this
-        // call runs in; Wasmer's own data_and_store_mut splits the same way.
-        Some(env_data) => (unsafe { &mut *env_data }, env.as_store_mut()),
-        None => {
-            fallback = env.as_mut();
-            fallback.data_and_store_mut()
-        }
-    };
+    let (data, mut store_mut) = data_and_store!(env, installed, fallback);
     let MpiEnv { fns, known_size, bridge } = data;
     let Some(fns) = fns.as_ref() else {
-        return Err(FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() }.into());
+        return Err(not_instantiated(function));
     };
     let store: *mut StoreMut = &mut store_mut;
     // for the error handler: a use of `store` itself after the body would

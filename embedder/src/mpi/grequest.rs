@@ -14,7 +14,7 @@ use wasmer::{FunctionEnvMut, StoreMut};
 
 use super::{
     call::{self, call, call_owing, ErrorsOf},
-    errors::{Fatal, FatalKind, MpiError, MpiResult},
+    errors::{Fatal, MpiError, MpiResult},
     state::Bridge,
     MpiEnv,
 };
@@ -167,12 +167,12 @@ pub fn cancel(bridge: &mut Bridge, handle: i32) -> bool {
 /// handler (if the call itself succeeded). `data` is the environment's
 /// data: only borrowed between guest callbacks, which may call MPI.
 #[inline(never)]
-pub(super) fn run_owed_callbacks(data: *mut MpiEnv, store: &mut StoreMut, function: &'static str, rc: i32) -> Result<i32, Fatal> {
+pub(super) fn run_owed_callbacks(data: &mut MpiEnv, store: &mut StoreMut, function: &'static str, rc: i32) -> Result<i32, Fatal> {
+    let data: *mut MpiEnv = data;
     // Safety (each dereference of `data`): the environment outlives the
     // call, and no other reference to it is live at that point.
     let owed = std::mem::take(unsafe { &mut (*data).bridge.grequests_owed });
-    let fns = unsafe { (*data).guest_fns() }
-        .ok_or_else(|| FatalKind::Mpi { function, class: abi::c::MPI_ERR_OTHER, detail: "called before the module was instantiated".into() })?;
+    let fns = unsafe { (*data).guest_fns() }.ok_or_else(|| call::not_instantiated(function))?;
     let fail = |e: super::callbacks::CallbackError| e.into_fatal(function);
     let mut result = rc;
     for o in owed {

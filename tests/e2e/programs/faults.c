@@ -188,8 +188,10 @@ int main(int argc, char **argv) {
         printf("send-at-end ok\n");
     } else if (!strcmp(fault, "bad-rank")) {
         MPI_Send(&x, 1, MPI_INT, -2, 1, MPI_COMM_WORLD);
-    } else if (!strcmp(fault, "bad-comm")) {
-        MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)0x1234);
+    } else if (!strcmp(fault, "bad-comm") || !strcmp(fault, "errhandler-abort") || !strcmp(fault, "keyval-trap")) {
+        /* the same faults as deep in the stack (the error handler aborts
+         * the job with its own code) */
+        fault_here(fault, size);
     } else if (!strcmp(fault, "grequest-wait")) {
         /* nobody calls MPI_Grequest_complete: natively this waits forever */
         MPI_Request r;
@@ -222,18 +224,6 @@ int main(int argc, char **argv) {
         MPI_Abort(MPI_COMM_WORLD, 7);
     } else if (!strcmp(fault, "bad-datatype")) {
         MPI_Send(&x, 1, (MPI_Datatype)0x7ff00001, 0, 1, MPI_COMM_WORLD);
-    } else if (!strcmp(fault, "errhandler-abort")) {
-        /* the program's error handler aborts the job with its own code */
-        MPI_Errhandler eh;
-        MPI_Comm_create_errhandler(abort_handler, &eh);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
-        MPI_Send(&x, 1, MPI_INT, size, 1, MPI_COMM_WORLD);
-    } else if (!strcmp(fault, "keyval-trap")) {
-        int keyval;
-        MPI_Comm dup;
-        MPI_Comm_create_keyval(trapping_copy, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
-        MPI_Comm_set_attr(MPI_COMM_SELF, keyval, &x);
-        MPI_Comm_dup(MPI_COMM_SELF, &dup);
     } else if (!strcmp(fault, "returns")) {
         returned_errors(rank);
     }

@@ -210,7 +210,7 @@ fn datarep(cx: &Ctx, ptr: u32) -> MpiResult<std::ffi::CString> {
 /// and on MPICH types that mix basic types (MPICH 4.0.2 and 5.0.2 die of
 /// SIGILL in MPI_Pack_external(_size) on a struct of an int and a double).
 fn external32_takes(cx: &Ctx, datatype: i32) -> MpiResult {
-    if cx.bridge.holds_binary128(datatype) {
+    if cx.bridge.datatypes.get(datatype).is_some_and(|d| d.binary128()) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
     }
     if crate::host_mpi::library_version().contains("MPICH") && cx.bridge.basic_types(datatype).len() > 1 {
