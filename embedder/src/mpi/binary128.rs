@@ -8,7 +8,7 @@
 use std::ffi::{c_int, c_void};
 
 use super::{
-    datatype::DatatypeEntry,
+    datatype::{Contents, DatatypeEntry},
     errors::{MpiError, MpiResult},
     op, state::Bridge,
 };
@@ -75,16 +75,12 @@ impl HostOps {
     }
 }
 
-impl Bridge {
-    /// Whether a datatype holds binary128 data anywhere (derived types are
-    /// followed through the contents the bridge recorded).
-    pub fn holds_binary128(&self, guest: i32) -> bool {
-        if guest < USER_BASE {
-            return is_binary128(guest);
-        }
-        self.basic_types(guest).into_iter().any(is_binary128)
-    }
+/// Whether a derived type made of `contents` holds binary128 data anywhere.
+pub fn holds_binary128(contents: &Contents) -> bool {
+    contents.basic_types().into_iter().any(is_binary128)
+}
 
+impl Bridge {
     /// The host operation for a reduction of `datatype` (whose entry is
     /// `dt`) with guest `op`: the host's own, except predefined operations
     /// on binary128 data.

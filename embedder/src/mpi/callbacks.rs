@@ -216,9 +216,11 @@ impl GuestFns {
         unsafe { GuestMemory::from_raw(self.base, self.memory_size(store)) }
     }
 
-    /// The current size of the guest memory in bytes.
-    pub fn memory_size(&self, store: &impl wasmer::AsStoreRef) -> u64 {
-        self.memory.view(store).data_size()
+    /// The current size of the guest memory in bytes (the engine's record,
+    /// as each call's `GuestMemory` reads it); `_store` holds the memory.
+    pub fn memory_size(&self, _store: &impl wasmer::AsStoreRef) -> u64 {
+        // Safety: the record lives as long as the memory, which the store keeps.
+        unsafe { self.length.read() as u64 }
     }
 }
 
@@ -354,7 +356,7 @@ mod guest_fn_tests {
         assert_eq!(length(), 65536);
         fns.memory.grow(&mut store, wasmer::Pages(3)).unwrap();
         assert_eq!(length(), 4 * 65536);
-        assert_eq!(length(), fns.memory_size(&store));
+        assert_eq!(length(), fns.memory.view(&store).data_size());
     }
 
     #[test]

@@ -101,7 +101,7 @@ impl Ctx<'_> {
 
     pub fn new_datatype(&mut self, host: host_mpi::Datatype, contents: Rc<Contents>) -> MpiResult<i32> {
         let entry = match describe(host) {
-            Ok(e) => e,
+            Ok(e) => e.holding_binary128(super::super::binary128::holds_binary128(&contents)),
             Err(rc) => {
                 let mut h = host;
                 unsafe { ffi::MPI_Type_free(&mut h.0) };
@@ -110,11 +110,6 @@ impl Ctx<'_> {
         };
         let handle = self.bridge.datatypes.insert(entry);
         self.bridge.type_meta.insert(handle, TypeMeta { contents, name: None });
-        let binary128 = self.bridge.holds_binary128(handle);
-        let entry = entry.holding_binary128(binary128);
-        if let Some(e) = self.bridge.datatypes.get_mut(handle) {
-            *e = entry;
-        }
         op::remember_type(handle, &entry);
         Ok(handle)
     }

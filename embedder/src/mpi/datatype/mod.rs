@@ -96,6 +96,17 @@ impl super::state::Bridge {
     /// The predefined (guest) types a datatype's type map is made of:
     /// derived types are followed through the contents the bridge recorded.
     pub fn basic_types(&self, guest: i32) -> std::collections::BTreeSet<i32> {
+        match self.type_meta.get(&guest) {
+            Some(m) if guest >= crate::handles::USER_BASE => m.contents.basic_types(),
+            _ => std::collections::BTreeSet::from([guest]),
+        }
+    }
+}
+
+impl Contents {
+    /// The predefined (guest) types of the type map these contents make,
+    /// derived constituents followed through their own contents.
+    pub fn basic_types(&self) -> std::collections::BTreeSet<i32> {
         fn walk(types: &[TypeRef], into: &mut std::collections::BTreeSet<i32>) {
             for t in types {
                 match t {
@@ -107,13 +118,16 @@ impl super::state::Bridge {
             }
         }
         let mut set = std::collections::BTreeSet::new();
-        match self.type_meta.get(&guest) {
-            Some(m) if guest >= crate::handles::USER_BASE => walk(&m.contents.types, &mut set),
-            _ => {
-                set.insert(guest);
-            }
-        }
+        walk(&self.types, &mut set);
         set
+    }
+}
+
+#[cfg(test)]
+impl DatatypeEntry {
+    /// A committed type of MPI_INT data with these bounds (unit tests).
+    pub fn int_shaped(extent: i64, true_lb: i64, true_extent: i64) -> Self {
+        Self::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
     }
 }
 
@@ -363,12 +377,7 @@ mod tests {
     use super::*;
 
     fn int() -> DatatypeEntry {
-        shape(4, 0, 4)
-    }
-
-    /// A committed type of MPI_INT data with these bounds.
-    fn shape(extent: i64, true_lb: i64, true_extent: i64) -> DatatypeEntry {
-        DatatypeEntry::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
+        DatatypeEntry::int_shaped(4, 0, 4)
     }
 
     #[test]
@@ -378,7 +387,7 @@ mod tests {
         assert_eq!(int().hull(1), (0, 4));
         assert_eq!(int().hull(10), (0, 40));
         // a resized type: extent 16, data in the first 4 bytes, lb -8
-        let strided = shape(16, -8, 4);
+        let strided = DatatypeEntry::int_shaped(16, -8, 4);
         assert_eq!(strided.hull(3), (-8, 28));
     }
 
@@ -388,7 +397,7 @@ mod tests {
         let counts = [-1, 0, 1, 2, 3, 1000, i32::MAX as i64, 1 << 40, i64::MAX];
         let mut exact = 0;
         for (extent, true_lb, true_extent) in cases {
-            let dt = shape(extent, true_lb, true_extent);
+            let dt = DatatypeEntry::int_shaped(extent, true_lb, true_extent);
             for count in counts {
                 let (lo, hi) = dt.hull(count);
                 match dt.hull64(count) {
@@ -427,33 +436,33 @@ mod tests {
     #[test]
     fn hull_of_negative_extents_reaches_below_the_pointer() {
         // MPI_Type_create_resized(MPI_INT, 0, -4): element i at -4i
-        let down = shape(-4, 0, 4);
+        let down = DatatypeEntry::int_shaped(-4, 0, 4);
         assert_eq!(down.hull(1), (0, 4));
         assert_eq!(down.hull(3), (-8, 4));
         // extent -16 with the data 8 bytes below each element's origin
-        let below = shape(-16, -8, 4);
+        let below = DatatypeEntry::int_shaped(-16, -8, 4);
         assert_eq!(below.hull(2), (-24, -4));
         // a negative true lower bound with a positive extent
-        let lb = shape(4, -4096, 4100);
+        let lb = DatatypeEntry::int_shaped(4, -4096, 4100);
         assert_eq!(lb.hull(2), (-4096, 8));
     }
 
     #[test]
     fn hull_of_zero_extents_is_one_element() {
-        let zero = shape(0, 0, 4);
+        let zero = DatatypeEntry::int_shaped(0, 0, 4);
         assert_eq!(zero.hull(1_000_000), (0, 4));
         // a type with no data touches nothing
-        let empty = shape(0, 0, 0);
+        let empty = DatatypeEntry::int_shaped(0, 0, 0);
         assert_eq!(empty.hull(5), (0, 0));
     }
 
     #[test]
     fn hull_is_exact_at_the_64_bit_extremes() {
-        let up = shape(i64::MAX, i64::MAX, i64::MAX);
+        let up = DatatypeEntry::int_shaped(i64::MAX, i64::MAX, i64::MAX);
         let (lo, hi) = up.hull(i64::MAX);
         assert_eq!(lo, i64::MAX as i128);
         assert_eq!(hi, (i64::MAX as i128 - 1) * i64::MAX as i128 + 2 * i64::MAX as i128);
-        let down = shape(i64::MIN, i64::MIN, 1);
+        let down = DatatypeEntry::int_shaped(i64::MIN, i64::MIN, 1);
         let (lo, hi) = down.hull(i64::MAX);
         assert_eq!(lo, (i64::MAX as i128 - 1) * i64::MIN as i128 + i64::MIN as i128);
         assert_eq!(hi, i64::MIN as i128 + 1);

@@ -264,12 +264,7 @@ mod span_tests {
     const SIZE: usize = 64 * 1024;
 
     fn int(extent: i64) -> DatatypeEntry {
-        shape(extent, 0, 4)
-    }
-
-    /// A committed type of MPI_INT data with these bounds.
-    fn shape(extent: i64, true_lb: i64, true_extent: i64) -> DatatypeEntry {
-        DatatypeEntry::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
+        DatatypeEntry::int_shaped(extent, 0, 4)
     }
 
     fn with_ctx(f: impl FnOnce(&Ctx)) {
@@ -297,7 +292,7 @@ mod span_tests {
         assert!(cx.buffer((2 * SIZE - 8) as u32, 2, &int(4)).is_ok());
         assert_eq!(class(cx.buffer((2 * SIZE - 8) as u32, 3, &int(4))), abi::c::MPI_ERR_BUFFER);
         // a strided type takes the same path
-        let strided = shape(8, 0, 4);
+        let strided = DatatypeEntry::int_shaped(8, 0, 4);
         assert!(cx.buffer(SIZE as u32, 3, &strided).is_ok());
     }
 
@@ -320,9 +315,9 @@ mod span_tests {
     #[test]
     fn hulls_past_4_gib_or_at_the_64_bit_extremes_are_refused() {
         with_ctx(|cx| {
-            let huge = shape(i64::MAX, i64::MAX, i64::MAX);
+            let huge = DatatypeEntry::int_shaped(i64::MAX, i64::MAX, i64::MAX);
             assert_eq!(class(cx.buffer(0, i64::MAX, &huge)), abi::c::MPI_ERR_BUFFER);
-            let low = shape(i64::MIN, i64::MIN, 1);
+            let low = DatatypeEntry::int_shaped(i64::MIN, i64::MIN, 1);
             assert_eq!(class(cx.buffer(u32::MAX, 2, &low)), abi::c::MPI_ERR_BUFFER);
             assert_eq!(class(cx.buffer(0, 1 << 31, &int(4))), abi::c::MPI_ERR_BUFFER);
         });
@@ -352,7 +347,7 @@ mod span_tests {
         assert_eq!(vhull([(0, 7), (0, -7)].into_iter(), &down).unwrap(), (0, 0));
         assert_eq!(class(vhull([(1, 0), (-1, 0)].into_iter(), &up)), abi::c::MPI_ERR_COUNT);
         // the extremes stay exact in i128
-        let far = shape(i64::MIN, 0, 4);
+        let far = DatatypeEntry::int_shaped(i64::MIN, 0, 4);
         let (lo, _) = vhull([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far).unwrap();
         assert_eq!(lo, (i32::MAX as i128 + i32::MAX as i128 - 1) * i64::MIN as i128);
     }
@@ -374,7 +369,7 @@ mod span_tests {
         }
         // a negative count, and products past 64 bits, go to the exact hull
         assert_eq!(vhull64([(1, 0), (-1, 0)].into_iter(), &int(4)), None);
-        let far = shape(i64::MIN, 0, 4);
+        let far = DatatypeEntry::int_shaped(i64::MIN, 0, 4);
         assert_eq!(vhull64([(i32::MAX as i64, i32::MAX as i64)].into_iter(), &far), None);
         assert_eq!(vhull64([(1, i32::MAX as i64)].into_iter(), &int(1 << 40)), None);
     }
@@ -411,7 +406,7 @@ mod span_tests {
                 mem.write_i32(4 * i as u32, count).unwrap();
                 mem.write_i32(256 + 4 * i as u32, displ).unwrap();
             }
-            let dt = shape(extent, 0, extent);
+            let dt = DatatypeEntry::int_shaped(extent, 0, extent);
             assert_eq!(dt.dense_extent(), Some(extent));
             let guest = mem.view();
             let mut cx = Ctx::for_test(mem, &mut bridge);
