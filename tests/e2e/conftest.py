@@ -67,6 +67,10 @@ def mpi():
 
 
 SHM = Path("/dev/shm")
+# what MPICH 5.0.2 (PyPI's wheel) and the UCX it bundles leave in SHM when a
+# job is torn down (its node segment stays natively too; a killed rank
+# cannot unlink UCX's)
+MPICH5_LEFTOVERS = ("mpich_shm_", "ucx_shm_posix_")
 
 
 def _mapped_anywhere(path):
@@ -83,15 +87,16 @@ def _mapped_anywhere(path):
 @pytest.fixture(autouse=True)
 def _no_stale_mpich5_segments(mpi):
     """MPICH 5.0.2 (PyPI's wheel) leaves its node segment in /dev/shm when a
-    job is torn down (an abort, a trap), natively too: the tests that end
-    jobs that way remove it afterwards, and only it, once nothing maps it."""
+    job is torn down (an abort, a trap), natively too, and sometimes a
+    segment of the UCX it bundles: the tests that end jobs that way remove
+    those afterwards, and only those, once nothing maps them."""
     if mpi.flavor != "mpich-abi" or not SHM.is_dir():
         yield
         return
     before = set(os.listdir(SHM))
     yield
     for name in set(os.listdir(SHM)) - before:
-        if name.startswith("mpich_shm_") and not _mapped_anywhere(SHM / name):
+        if name.startswith(MPICH5_LEFTOVERS) and not _mapped_anywhere(SHM / name):
             (SHM / name).unlink(missing_ok=True)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PROGRAMS, SHM
+from conftest import MPICH5_LEFTOVERS, PROGRAMS, SHM
 
 LIMIT = 5.0
 # the launcher rank each MPI's launcher puts in the process's environment
@@ -133,8 +133,8 @@ def test_fault_ends_the_job_quickly_and_cleanly(build, mpi, embedder, cache_dir,
         time.sleep(0.05)
         left = shm_entries() - shm_before
     if mpi.flavor == "mpich-abi":
-        # MPICH 5.0.2 (PyPI's wheel) leaves its node segment behind when a
-        # job is torn down, natively too: only it is allowed (conftest's
-        # fixture removes it after the test)
-        left = {n for n in left if not n.startswith("mpich_shm_")}
+        # MPICH 5.0.2 (PyPI's wheel) leaves its segments behind when a job
+        # is torn down, natively too: only they are allowed (conftest's
+        # fixture removes them after the test)
+        left = {n for n in left if not n.startswith(MPICH5_LEFTOVERS)}
     assert not left, f"left in {SHM}: {sorted(left)}"
