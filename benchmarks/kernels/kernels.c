@@ -13,6 +13,9 @@
  * random     HPCC-style RandomAccess: xor updates of a 2^22-entry table, GUP/s
  * fft        radix-2 complex FFT, 2^16 points, GFLOP/s (5 n log2 n)
  * spmv       27-point stencil matrix (HPCG's), CSR, 64^3 rows, GFLOP/s
+ * copy       memcpy of blocks of 64 B to 64 KiB (each size the same number
+ *            of bytes) through 16 MiB, GB/s copied
+ * fill       memset of the same blocks, GB/s written
  *
  * Uses MPI only for its clock, so that both builds time alike. */
 #define _POSIX_C_SOURCE 200112L
@@ -228,6 +231,44 @@ static result spmv(int reps) {
     return res;
 }
 
+/* Block sizes for copy and fill: each size moves the same number of bytes
+ * (4 MiB) per pass, so no single size dominates the rate. */
+static const size_t BLOCKS[] = {64, 256, 1024, 4096, 16384, 65536};
+#define NBLOCKS (sizeof BLOCKS / sizeof BLOCKS[0])
+#define BLOCK_AREA (16u << 20)
+#define PER_SIZE (4u << 20)
+
+static result block_ops(int reps, int fill) {
+    double *a = xalloc(BLOCK_AREA), *b = xalloc(BLOCK_AREA);
+    for (size_t i = 0; i < BLOCK_AREA / sizeof(double); i++) a[i] = (double)(i % 1009);
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t = now();
+        for (size_t s = 0; s < NBLOCKS; s++) {
+            size_t n = BLOCKS[s], at = 0;
+            for (size_t done = 0; done < PER_SIZE; done += n) {
+                /* a different 8-byte offset each time: source and
+                 * destination alignments vary as in real codes */
+                size_t off = (done / n % 8) * 8;
+                if (at + n + off > BLOCK_AREA) at = 0;
+                if (fill)
+                    memset((char *)b + at + off, (int)(done / n), n);
+                else
+                    memcpy((char *)b + at + off, (char *)a + (BLOCK_AREA - at - n), n);
+                at += n + off;
+            }
+        }
+        t = now() - t;
+        if (t < best) best = t;
+    }
+    result res = {(double)NBLOCKS * PER_SIZE / best / 1e9, sum_array(b, BLOCK_AREA / sizeof(double))};
+    free(a), free(b);
+    return res;
+}
+
+static result copy(int reps) { return block_ops(reps, 0); }
+static result fill(int reps) { return block_ops(reps, 1); }
+
 static const struct {
     const char *name, *unit;
     result (*run)(int);
@@ -236,6 +277,7 @@ static const struct {
     {"dgemm", "GFLOP/s", dgemm, 5},     {"stencil7", "GFLOP/s", stencil7, 5},
     {"triad", "GB/s", triad, 10},       {"random", "GUP/s", random_access, 3},
     {"fft", "GFLOP/s", fft, 10},        {"spmv", "GFLOP/s", spmv, 10},
+    {"copy", "GB/s", copy, 10},         {"fill", "GB/s", fill, 10},
 };
 
 int main(int argc, char **argv) {

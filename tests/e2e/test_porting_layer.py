@@ -7,7 +7,10 @@ import re
 import shutil
 import subprocess
 
+import pytest
+
 from conftest import MPI, PROGRAMS, ROOT, TIMEOUT
+from test_hostile import check_no_host_crash
 
 WASM_MPICXX = ROOT / "toolchain" / "bin" / "wasm-mpicxx"
 NP = 2
@@ -124,3 +127,61 @@ def test_host_facts_refuse_out_of_bounds_buffers(run_wasm, tmp_path):
     assert w.returncode == 0, w.stderr
     assert w.stdout.splitlines() == ["len0 1 untouched 1", "past the end -1", "wrapping -1", "last bytes 1",
                                      "kinds -1 -1 1"]
+
+
+def functions_using(module, instruction):
+    """The functions of `module` whose code has `instruction` (wabt's disassembly)."""
+    dis = subprocess.run(["wasm-objdump", "-d", str(module)], capture_output=True, text=True, timeout=TIMEOUT)
+    assert dis.returncode == 0, dis.stderr
+    found, current = set(), None
+    for line in dis.stdout.splitlines():
+        m = re.match(r"^[0-9a-f]+ func\[\d+\] <(.+)>:", line)
+        if m:
+            current = m.group(1)
+        elif current and re.search(rf"\|\s*{re.escape(instruction)}\b", line):
+            found.add(current)
+    return found
+
+
+def test_memory_functions_match_native_and_use_bulk_memory(build, run_wasm, run_native):
+    """memcpy, memmove, memset (compat/bulk_memory.c): every length to 300
+    at every alignment, overlaps both ways, and long blocks, checked byte by
+    byte in the program, with the same cases natively; the module's own
+    functions are the ones with memory.copy and memory.fill."""
+    src = PROGRAMS / "memory_ops.c"
+    n = run_native(build.native(src))
+    w = run_wasm(build.wasm(src), np=1)
+    assert n.returncode == 0, n.stdout + n.stderr
+    assert w.returncode == 0, w.stdout + w.stderr
+    lines = lambda out: [x for x in out.splitlines() if " checked " in x]  # noqa: E731
+    assert lines(w.stdout) == lines(n.stdout) and len(lines(n.stdout)) == 3, (n.stdout, w.stdout)
+    for line in lines(w.stdout):
+        assert re.fullmatch(r"mem\w+ checked [1-9]\d{3,} failed 0", line), line
+    assert {"memcpy", "memmove"} <= functions_using(build.wasm(src), "memory.copy")
+    assert "memset" in functions_using(build.wasm(src), "memory.fill")
+
+
+def test_strict_mode_keeps_wasi_libc_memory_functions(tmp_path, run_wasm):
+    """-wasm-strict links wasi-libc's own memcpy/memset (no bulk memory),
+    and they pass the same checks."""
+    out = tmp_path / "strict.wasm"
+    r = subprocess.run([str(ROOT / "toolchain" / "bin" / "wasm-mpicc"), "-wasm-strict", str(PROGRAMS / "memory_ops.c"),
+                        "-o", str(out)], capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    assert not functions_using(out, "memory.copy") and not functions_using(out, "memory.fill")
+    w = run_wasm(out, np=1)
+    assert w.returncode == 0 and w.stdout.count(" failed 0") == 3, w.stdout + w.stderr
+
+
+@pytest.mark.parametrize("mode", ["oob-copy", "oob-fill", "oob-move"])
+@pytest.mark.parametrize("size", [64, 4096])
+def test_memory_functions_past_the_end_of_memory_trap(build, run_wasm, mode, size):
+    """A block that runs past the linear memory traps, in the word loop
+    (64 bytes) and in the engine's bulk instructions (4096): a clear
+    message, a non-zero exit, nothing after it runs."""
+    r = run_wasm(build.wasm(PROGRAMS / "memory_ops.c"), mode, str(size), np=1)
+    check_no_host_crash(r)
+    assert r.returncode != 0
+    assert f"{mode} of {size} bytes" in r.stdout, r.stdout + r.stderr
+    assert "guest trapped: out of bounds memory access" in r.stderr, r.stderr
+    assert "survived" not in r.stdout

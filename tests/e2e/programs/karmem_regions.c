@@ -346,6 +346,17 @@ static void forbid(const char *what) {
         CHECK(karmem_publish(r));
         if (!strcmp(what, "readonly-writer")) victim = 0; /* after publish, without acquire */
         if (me == victim) store_at((uint32_t *)data + 5);
+    } else if (!strcmp(what, "readonly-bulk")) {
+        /* the same store by memset: from 128 bytes on the engine's
+         * memory.fill writes, in host code */
+        CHECK(karmem_open(node, "bulk-forbid", 4096, KARMEM_READ_ONLY, &r));
+        CHECK(karmem_data(r, &data, &sz));
+        CHECK(karmem_publish(r));
+        if (me == victim) {
+            printf("%d store %#" PRIxPTR "\n", me, (uintptr_t)data);
+            fflush(stdout);
+            memset(data, 7, 1024);
+        }
     } else if (!strcmp(what, "partitioned")) {
         CHECK(karmem_open(node, "part-forbid", 4096, KARMEM_PARTITIONED, &r));
         void *mine, *next;
