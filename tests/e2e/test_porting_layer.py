@@ -144,7 +144,7 @@ def functions_using(module, instruction):
 
 
 def test_memory_functions_match_native_and_use_bulk_memory(build, run_wasm, run_native):
-    """memcpy, memmove, memset (compat/bulk_memory.c): every length to 300
+    """memcpy, memmove, memset (compat/memcpy.c, memmove.c, memset.c): every length to 300
     at every alignment, overlaps both ways, and long blocks, checked byte by
     byte in the program, with the same cases natively; the module's own
     functions are the ones with memory.copy and memory.fill."""
@@ -185,3 +185,12 @@ def test_memory_functions_past_the_end_of_memory_trap(build, run_wasm, mode, siz
     assert f"{mode} of {size} bytes" in r.stdout, r.stdout + r.stderr
     assert "guest trapped: out of bounds memory access" in r.stderr, r.stderr
     assert "survived" not in r.stdout
+
+
+def test_a_program_with_its_own_memcpy_keeps_it(build, run_wasm, run_native):
+    """The layer's memory functions are one a file: a program that defines
+    memcpy links (no duplicate symbol) and calls its own, natively alike."""
+    src = PROGRAMS / "own_memcpy.c"
+    n, w = run_native(build.native(src)), run_wasm(build.wasm(src), np=1)
+    assert "own memcpy called 1, results right 1" in n.stdout, n.stdout + n.stderr
+    assert w.returncode == 0 and "own memcpy called 1, results right 1" in w.stdout, w.stdout + w.stderr

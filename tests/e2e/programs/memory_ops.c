@@ -1,8 +1,9 @@
-/* memcpy, memmove and memset (the toolchain's compat/bulk_memory.c as
- * wasm, the host libc natively) against byte-by-byte references: every
- * length up to 300 at every pair of alignments mod 8, then lengths around
- * the word and bulk thresholds up to 100000; memmove at every overlap
- * shift in -20..20 and farther; bytes around each block must not change.
+/* memcpy, memmove and memset (the toolchain's compat/memcpy.c, memmove.c,
+ * memset.c as wasm, the host libc natively) against byte-by-byte
+ * references: every length up to 300 at every pair of alignments mod 8,
+ * then lengths around the word and bulk thresholds up to 100000; memmove
+ * at every overlap shift in -20..20 and farther; bytes around each block
+ * must not change.
  *   memory_ops              one line per function: cases checked, failures
  *   memory_ops oob-copy N   (wasm) memcpy of N bytes to the end of memory
  *   memory_ops oob-fill N   (wasm) memset of the same

@@ -1,4 +1,6 @@
-/* memcpy, memmove and memset on WebAssembly's bulk-memory instructions.
+/* memcpy, memmove and memset on WebAssembly's bulk-memory instructions
+ * (memcpy.c, memmove.c, memset.c: one function a file, so that a program
+ * with its own memcpy still links ours for the others).
  * Debian's wasi-libc (2022) is built without bulk memory, so its memcpy and
  * memset are C loops of 4-byte accesses: 1.7-3x slower than the host's libc
  * from 512 bytes up (4 KiB: 175 ns against 44). `memory.copy` and
@@ -7,9 +9,11 @@
  * anything is written, as the instructions are specified), so from BULK_MIN
  * bytes on they are used; shorter blocks are copied here in 8-byte words,
  * where the call would cost more than the copy (64-127 bytes: up to 2x the
- * host's 32-byte AVX moves). No SIMD: the library must
- * suit modules built with -mno-simd128 (Singlepass) too. no_builtin keeps
- * clang from turning these loops back into calls of themselves. */
+ * host's 32-byte AVX moves). No SIMD: the library must suit modules built
+ * with -mno-simd128 (Singlepass) too. no_builtin keeps clang from turning
+ * these loops back into calls of themselves. */
+#ifndef WASM_MPI_BULK_MEMORY_H
+#define WASM_MPI_BULK_MEMORY_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,45 +54,4 @@ static inline void copy_short(unsigned char *d, const unsigned char *s, size_t n
         d[n - 1] = last;
     }
 }
-
-BULK void *memcpy(void *restrict dst, const void *restrict src, size_t n) {
-    if (n >= BULK_MIN)
-        __builtin_memcpy(dst, src, n); /* memory.copy */
-    else
-        copy_short(dst, src, n);
-    return dst;
-}
-
-BULK void *memmove(void *dst, const void *src, size_t n) {
-    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    /* memory.copy is memmove: overlapping short blocks go there too */
-    if (n >= BULK_MIN || d - s < n || s - d < n)
-        __builtin_memmove(dst, src, n);
-    else
-        copy_short(dst, src, n);
-    return dst;
-}
-
-BULK void *memset(void *dst, int c, size_t n) {
-    unsigned char *d = dst;
-    if (n >= BULK_MIN) {
-        __builtin_memset(dst, c, n); /* memory.fill */
-        return dst;
-    }
-    uint64_t v = (uint8_t)c * 0x0101010101010101ull;
-    if (n >= 32) {
-        for (size_t i = 0; i < n - 32; i += 32)
-            store64(d + i, v), store64(d + i + 8, v), store64(d + i + 16, v), store64(d + i + 24, v);
-        store64(d + n - 32, v), store64(d + n - 24, v), store64(d + n - 16, v), store64(d + n - 8, v);
-    } else if (n >= 8) {
-        for (size_t i = 0; i < n - 8; i += 8)
-            store64(d + i, v);
-        store64(d + n - 8, v);
-    } else if (n >= 4) {
-        *(word32 *)d = (uint32_t)v;
-        *(word32 *)(d + n - 4) = (uint32_t)v;
-    } else if (n) {
-        d[0] = d[n / 2] = d[n - 1] = (unsigned char)c;
-    }
-    return dst;
-}
+#endif
