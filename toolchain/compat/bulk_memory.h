@@ -5,13 +5,14 @@
  * memset are C loops of 4-byte accesses: 1.7-3x slower than the host's libc
  * from 512 bytes up (4 KiB: 175 ns against 44). `memory.copy` and
  * `memory.fill` reach the host's memmove and memset through one call into
- * the engine (about 4 ns, bounds checked there; out of bounds traps before
- * anything is written, as the instructions are specified), so from BULK_MIN
- * bytes on they are used; shorter blocks are copied here in 8-byte words,
- * where the call would cost more than the copy (64-127 bytes: up to 2x the
- * host's 32-byte AVX moves). No SIMD: the library must suit modules built
- * with -mno-simd128 (Singlepass) too. no_builtin keeps clang from turning
- * these loops back into calls of themselves. */
+ * the engine (2-3 ns more than a short loop; bounds checked there, and out
+ * of bounds traps before anything is written, as the instructions are
+ * specified), so from BULK_MIN bytes on they are used; shorter blocks are
+ * copied here in 8-byte words, where the call would cost more than the
+ * copy (64-127 bytes: up to 2x the host's 32-byte AVX moves). No SIMD: the
+ * library must suit modules built with -mno-simd128 (Singlepass) too.
+ * no_builtin keeps clang from turning these loops back into calls of
+ * themselves. */
 #ifndef WASM_MPI_BULK_MEMORY_H
 #define WASM_MPI_BULK_MEMORY_H
 #include <stddef.h>
