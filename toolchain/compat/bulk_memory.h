@@ -20,14 +20,17 @@
 
 #define BULK_MIN 128
 #define BULK __attribute__((target("bulk-memory"), no_builtin))
+/* always inlined into the BULK functions: on their own, the word loops
+ * could become calls of memcpy and memset again */
+#define WORDS static inline __attribute__((always_inline, no_builtin))
 
 typedef uint64_t __attribute__((__may_alias__, __aligned__(1))) word64;
 typedef uint32_t __attribute__((__may_alias__, __aligned__(1))) word32;
 
-static inline uint64_t load64(const unsigned char *p) { return *(const word64 *)p; }
-static inline void store64(unsigned char *p, uint64_t v) { *(word64 *)p = v; }
+WORDS uint64_t load64(const unsigned char *p) { return *(const word64 *)p; }
+WORDS void store64(unsigned char *p, uint64_t v) { *(word64 *)p = v; }
 
-static inline void copy32(unsigned char *d, const unsigned char *s) {
+WORDS void copy32(unsigned char *d, const unsigned char *s) {
     uint64_t a = load64(s), b = load64(s + 8), c = load64(s + 16), e = load64(s + 24);
     store64(d, a), store64(d + 8, b), store64(d + 16, c), store64(d + 24, e);
 }
@@ -35,7 +38,7 @@ static inline void copy32(unsigned char *d, const unsigned char *s) {
 /* n < BULK_MIN bytes, the blocks not overlapping: 32 bytes a step (half
  * the time of 8 for 64-byte blocks), then the last 32, 8 or 4 bytes again
  * from their end, overlapping what was copied already. */
-static inline void copy_short(unsigned char *d, const unsigned char *s, size_t n) {
+WORDS void copy_short(unsigned char *d, const unsigned char *s, size_t n) {
     if (n >= 32) {
         for (size_t i = 0; i < n - 32; i += 32)
             copy32(d + i, s + i);
