@@ -129,25 +129,30 @@ def test_host_facts_refuse_out_of_bounds_buffers(run_wasm, tmp_path):
                                      "kinds -1 -1 1"]
 
 
-def functions_using(module, instruction):
-    """The functions of `module` whose code has `instruction` (wabt's disassembly)."""
-    dis = subprocess.run(["wasm-objdump", "-d", str(module)], capture_output=True, text=True, timeout=TIMEOUT)
-    assert dis.returncode == 0, dis.stderr
-    found, current = set(), None
-    for line in dis.stdout.splitlines():
-        m = re.match(r"^[0-9a-f]+ func\[\d+\] <(.+)>:", line)
+def bulk_instructions_run(module):
+    """Export -> the bulk-memory instructions it executed and their lengths,
+    from wabt's interpreter running every export of `module` with a trace."""
+    r = subprocess.run(["wasm-interp", str(module), "--run-all-exports", "--trace"],
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    ran, export = {}, None
+    for line in r.stdout.splitlines():
+        m = re.match(r'>>> running export "(\w+)"', line)
         if m:
-            current = m.group(1)
-        elif current and re.search(rf"\|\s*{re.escape(instruction)}\b", line):
-            found.add(current)
-    return found
+            export = m.group(1)
+            ran[export] = []
+            continue
+        # "... | memory.copy 0 0 1552, 1040, 128": the length is the last operand
+        m = re.search(r"\|\s*(memory\.(?:copy|fill))\b.*?(\d+)\s*$", line)
+        if m and export:
+            ran[export].append((m.group(1), int(m.group(2))))
+    return ran
 
 
-def test_memory_functions_match_native_and_use_bulk_memory(build, run_wasm, run_native):
-    """memcpy, memmove, memset (compat/memcpy.c, memmove.c, memset.c): every length to 300
-    at every alignment, overlaps both ways, and long blocks, checked byte by
-    byte in the program, with the same cases natively; the module's own
-    functions are the ones with memory.copy and memory.fill."""
+def test_memory_functions_match_native(build, run_wasm, run_native):
+    """memcpy, memmove, memset (compat/memcpy.c, memmove.c, memset.c): every
+    length to 300 at every alignment, overlaps both ways, and long blocks,
+    checked byte by byte in the program, with the same cases natively."""
     src = PROGRAMS / "memory_ops.c"
     n = run_native(build.native(src))
     w = run_wasm(build.wasm(src), np=1)
@@ -157,28 +162,42 @@ def test_memory_functions_match_native_and_use_bulk_memory(build, run_wasm, run_
     assert lines(w.stdout) == lines(n.stdout) and len(lines(n.stdout)) == 3, (n.stdout, w.stdout)
     for line in lines(w.stdout):
         assert re.fullmatch(r"mem\w+ checked [1-9]\d{3,} failed 0", line), line
-    assert {"memcpy", "memmove"} <= functions_using(build.wasm(src), "memory.copy")
-    assert "memset" in functions_using(build.wasm(src), "memory.fill")
 
 
-def test_strict_mode_keeps_wasi_libc_memory_functions(tmp_path, run_wasm):
+THRESHOLD_PROBE = (PROGRAMS / "memory_threshold.c", "-nostartfiles", "-Wl,--no-entry")
+
+
+def test_memory_functions_take_bulk_instructions_from_128_bytes(build):
+    """At 128 bytes memcpy and memmove run memory.copy and memset
+    memory.fill, once, for the whole block; at 127 they copy in words."""
+    ran = bulk_instructions_run(build.wasm(*THRESHOLD_PROBE))
+    assert ran == {"copy_at": [("memory.copy", 128)], "copy_below": [],
+                   "move_at": [("memory.copy", 128)], "move_below": [],
+                   "fill_at": [("memory.fill", 128)], "fill_below": []}, ran
+
+
+def test_strict_mode_keeps_wasi_libc_memory_functions(build, tmp_path, run_wasm):
     """-wasm-strict links wasi-libc's own memcpy/memset (no bulk memory),
     and they pass the same checks."""
-    out = tmp_path / "strict.wasm"
-    r = subprocess.run([str(ROOT / "toolchain" / "bin" / "wasm-mpicc"), "-wasm-strict", str(PROGRAMS / "memory_ops.c"),
-                        "-o", str(out)], capture_output=True, text=True, timeout=TIMEOUT)
-    assert r.returncode == 0, r.stderr
-    assert not functions_using(out, "memory.copy") and not functions_using(out, "memory.fill")
+    wasm_mpicc = str(ROOT / "toolchain" / "bin" / "wasm-mpicc")
+    out, probe = tmp_path / "strict.wasm", tmp_path / "strict_probe.wasm"
+    for cmd in ([wasm_mpicc, "-wasm-strict", str(PROGRAMS / "memory_ops.c"), "-o", str(out)],
+                [wasm_mpicc, "-wasm-strict", *map(str, THRESHOLD_PROBE), "-o", str(probe)]):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+        assert r.returncode == 0, r.stderr
+    ran = bulk_instructions_run(probe)
+    assert len(ran) == 6 and not any(ran.values()), ran
     w = run_wasm(out, np=1)
     assert w.returncode == 0 and w.stdout.count(" failed 0") == 3, w.stdout + w.stderr
 
 
 @pytest.mark.parametrize("mode", ["oob-copy", "oob-fill", "oob-move"])
-@pytest.mark.parametrize("size", [64, 4096])
+@pytest.mark.parametrize("size", [64, 4096, 2**32 - 1])
 def test_memory_functions_past_the_end_of_memory_trap(build, run_wasm, mode, size):
     """A block that runs past the linear memory traps, in the word loop
-    (64 bytes) and in the engine's bulk instructions (4096): a clear
-    message, a non-zero exit, nothing after it runs."""
+    (64 bytes) and in the engine's bulk instructions (4096, and SIZE_MAX,
+    whose start wraps around the address space): a clear message, a
+    non-zero exit, nothing after it runs."""
     r = run_wasm(build.wasm(PROGRAMS / "memory_ops.c"), mode, str(size), np=1)
     check_no_host_crash(r)
     assert r.returncode != 0

@@ -5,10 +5,12 @@
  * at every overlap shift in -20..20 and farther; bytes around each block
  * must not change.
  *   memory_ops              one line per function: cases checked, failures
- *   memory_ops oob-copy N   (wasm) memcpy of N bytes to the end of memory
+ *   memory_ops oob-copy N   (wasm) memcpy of N bytes from N/2 before the end
+ *                           of memory (N up to SIZE_MAX: `at` wraps)
  *   memory_ops oob-fill N   (wasm) memset of the same
  *   memory_ops oob-move N   (wasm) memmove of N bytes from the end of memory */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +95,10 @@ static void check_set(size_t n, size_t da, int c) {
 
 static int out_of_bounds(const char *what, size_t n) {
 #ifdef __wasm__
-    unsigned char *end = (unsigned char *)(__builtin_wasm_memory_size(0) * 65536);
-    unsigned char *at = end - n / 2;
-    printf("%s of %zu bytes, %zu past the end of memory\n", what, n, n - n / 2);
+    /* in address arithmetic: a huge n wraps `at` around the 32-bit space */
+    uintptr_t end = __builtin_wasm_memory_size(0) * 65536;
+    unsigned char *at = (unsigned char *)(end - n / 2);
+    printf("%s of %zu bytes from %zu before the end of memory\n", what, n, n / 2);
     fflush(stdout);
     if (!strcmp(what, "oob-copy"))
         copy_fn(at, src, n);
@@ -115,7 +118,7 @@ static int out_of_bounds(const char *what, size_t n) {
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     if (argc > 2) {
-        int rc = out_of_bounds(argv[1], (size_t)atol(argv[2]));
+        int rc = out_of_bounds(argv[1], (size_t)strtoull(argv[2], NULL, 10));
         MPI_Finalize();
         return rc;
     }
