@@ -102,9 +102,9 @@ def _no_stale_mpich5_segments(mpi):
     for name in sorted(set(os.listdir(SHM)) - before):
         if not name.startswith(MPICH5_LEFTOVERS):
             continue
-        while _mapped_anywhere(SHM / name) and time.monotonic() < deadline:
+        while (mapped := _mapped_anywhere(SHM / name)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if not _mapped_anywhere(SHM / name):
+        if not mapped:
             (SHM / name).unlink(missing_ok=True)
 
 
