@@ -2125,6 +2125,13 @@ impl<'ctx, 'a> LLVMFunctionCodeGenerator<'ctx, 'a> {
                             format!("global {}", global_index.as_u32()),
                             store,
                         );
+                        // With volatile memory accesses, a global set before
+                        // an access that traps must be set when it traps:
+                        // LLVM would sink a plain store past a volatile load
+                        // (out of a loop, as a promoted register)
+                        if self.config.volatile_memory_accesses {
+                            store.set_volatile(true).unwrap();
+                        }
                     }
                 }
             }
