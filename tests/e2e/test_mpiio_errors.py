@@ -90,6 +90,21 @@ def test_an_empty_datatype_moves_nothing_and_a_negative_displacement_is_refused(
         assert got.count(expected) == 2, (expected, r.stdout)
 
 
+def test_many_elements_on_the_same_bytes_are_refused(errors):
+    r = errors("same-bytes")
+    assert r.returncode == 0, r.stderr
+    got = lines(r)
+    for expected in (
+        "ok write_at of 1 returns MPI_SUCCESS, 1 char",
+        "ok write_all of 1.2*10^9 returns MPI_ERR_TYPE",
+        "ok read_at_all of 10^9 returns MPI_ERR_TYPE, buffer kept 1",
+        "ok iread_at of 2 returns MPI_ERR_TYPE",
+        "ok read_at of 1 returns MPI_SUCCESS, 1 char 'a'",
+    ):
+        assert got.count(expected) == 2, (expected, r.stdout)
+    assert r.elapsed < 30
+
+
 def test_errors_are_fatal_when_asked(errors):
     r = errors("fatal")
     assert r.returncode != 0

@@ -141,6 +141,34 @@ int main(int argc, char **argv) {
         printf("ok negative displacement returns %s\n", name_of(class_of(rc)));
         MPI_File_close(&fh);
         MPI_Type_free(&none);
+    } else if (!strcmp(mode, "same-bytes")) {
+        /* elements of a type of extent 0 that holds data all lie on the
+         * same bytes: more than one is refused in reads and writes (OMPIO,
+         * natively, takes time and memory faster than the count grows);
+         * one is read and written */
+        MPI_Datatype same;
+        MPI_Request r;
+        char buf[8] = "........";
+        int n = -1;
+        MPI_Type_create_resized(MPI_CHAR, 0, 0, &same);
+        MPI_Type_commit(&same);
+        char name[300];
+        snprintf(name, sizeof name, "%s.%d", path, rank);
+        MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+        rc = MPI_File_write_at(fh, 0, "ab", 1, same, &st);
+        MPI_Get_count(&st, MPI_CHAR, &n);
+        printf("ok write_at of 1 returns %s, %d char\n", name_of(class_of(rc)), n);
+        rc = MPI_File_write_all(fh, "ab", 1200000000, same, &st);
+        printf("ok write_all of 1.2*10^9 returns %s\n", name_of(class_of(rc)));
+        rc = MPI_File_read_at_all(fh, 0, buf, 1000000000, same, &st);
+        printf("ok read_at_all of 10^9 returns %s, buffer kept %d\n", name_of(class_of(rc)), buf[0] == '.');
+        rc = MPI_File_iread_at(fh, 0, buf, 2, same, &r);
+        printf("ok iread_at of 2 returns %s\n", name_of(class_of(rc)));
+        rc = MPI_File_read_at(fh, 0, buf, 1, same, &st);
+        MPI_Get_count(&st, MPI_CHAR, &n);
+        printf("ok read_at of 1 returns %s, %d char '%c'\n", name_of(class_of(rc)), n, buf[0]);
+        MPI_File_close(&fh);
+        MPI_Type_free(&same);
     } else if (!strcmp(mode, "fatal")) {
         MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
         MPI_File_open(MPI_COMM_WORLD, "/etc/passwd", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
