@@ -48,10 +48,9 @@ SPANS = {
     ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
     # partitioned: `partitions` partitions of `count` elements each
     ("Psend", "buf"): "partitions as i64 * count", ("Precv", "buf"): "partitions as i64 * count",
-    ("Reduce_scatter", "sendbuf"): "cx.sum_ints(recvcounts, n)?",
+    ("Reduce_scatter", "sendbuf"): "recvcounts_.sum",
     # with MPI_IN_PLACE the input, the whole vector, is in recvbuf
-    ("Reduce_scatter", "recvbuf"):
-        f"if {SENDBUF_IN_PLACE} {{ cx.sum_ints(recvcounts, n)? }} else {{ cx.int_of(recvcounts, n, comm_.rank)? }}",
+    ("Reduce_scatter", "recvbuf"): f"if {SENDBUF_IN_PLACE} {{ recvcounts_.sum }} else {{ recvcounts_.at(comm_.rank) }}",
     ("Reduce_scatter_block", "recvbuf"): f"if {SENDBUF_IN_PLACE} {{ recvcount as i64 * n }} else {{ recvcount as i64 }}",
     # neighbourhood collectives: one block per in-neighbour received, per
     # out-neighbour sent (in_n, out_n: the degrees of the comm's topology)
@@ -63,6 +62,9 @@ SPANS = {
     ("Compare_and_swap", "origin_addr"): "1", ("Compare_and_swap", "compare_addr"): "1",
     ("Compare_and_swap", "result_addr"): "1",
 }
+# Counts arrays that size buffers by their sum and by this rank's entry
+# (SPANS above): copied once, before the buffers (`Ctx::summed_ints`).
+SUMMED = {"Reduce_scatter": "recvcounts"}
 # RMA target ranges: (element count, datatype) at the target, checked
 # against the target's window (`Ctx::target`).
 TARGET = {"Fetch_and_op": ("1", "datatype"), "Compare_and_swap": ("1", "datatype")}
@@ -284,6 +286,10 @@ def gen_fn(f):
         body.append("let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;")
     elif f.collective and any(p["length"] for p in P) or (f.key, "recvbuf") in SPANS or (f.key, "sendbuf") in SPANS:
         body.append(f"let n = comm_.{'local' if f.key in LOCAL_GROUP_COUNTS else 'peers'};")
+    if f.key in SUMMED:
+        a = SUMMED[f.key]
+        summed = "summed_counts" if "MPI_Count" in f.by_name[a]["cdecl"] else "summed_ints"
+        body.append(f"let {a}_ = cx.{summed}({a}, n)?;")
     if rooted:
         body.append("let root_ = cx.rank(root, false)?;")
         # which of this rank's arguments MPI reads: root-only ones at the
@@ -328,8 +334,6 @@ def gen_fn(f):
                 vspan = (counts, displs, [array_copy(f, f.by_name[a]) for a in (counts, displs)])
             else:
                 count = SPANS.get((f.key, p["name"])) or f"{pair(f, p, 'POLYXFER_NUM_ELEM_NNI')['name']} as i64"
-                if f.short.endswith("_c"):
-                    count = count.replace("cx.sum_ints(", "cx.sum_counts(").replace("cx.int_of(", "cx.count_of(")
                 # a count read from a guest array first (that reading borrows cx)
                 translate = (f"{{ let len = {count}; cx.buffer({n}, len, {dt_ref})? }}" if "cx." in count
                              else f"cx.buffer({n}, {count}, {dt_ref})?")
@@ -347,6 +351,9 @@ def gen_fn(f):
         elif k in ("POLYXFER_NUM_ELEM_NNI", "POLYDISPLACEMENT") and p["length"]:
             # inputs: host copies (guest code may run before the host is
             # done), a v-collective buffer's made with its check
+            if SUMMED.get(f.key) == p["name"]:
+                args.append(f"{n}_.host as _")
+                continue
             if p["name"] not in spanned:
                 cond = significance(f, p, rooted)
                 body.append(f"let {n}_ = if {cond} {{ {array_copy(f, p)} }} else {{ std::ptr::null() }};")
@@ -373,6 +380,8 @@ def gen_fn(f):
             # host gets count 0 (Open MPI's OMPIO divides by the type's size
             # and dies of SIGFPE for any other count)
             assert "datatype" in done, f.name
+            # elements that all lie on the same bytes are refused (`Ctx::io_elements`)
+            body.append(f"cx.io_elements({n} as i64, &datatype_)?;")
             moved = f"if datatype_.true_extent() <= 0 {{ 0 }} else {{ {n} }}"
             if f.short.endswith("_c"):
                 # past INT_MAX elements, ROMIO's large-count calls assert()

@@ -176,13 +176,13 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
     call(&mut env, "MPI_Reduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_ints(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
 
@@ -430,15 +430,15 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
     call(&mut env, "MPI_Ireduce_scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_ints(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
@@ -1026,16 +1026,16 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
     call(&mut env, "MPI_Reduce_scatter_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_ints(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_ints(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_ints(recvcounts, n)? } else { cx.int_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.int_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
@@ -1153,13 +1153,13 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
     call(&mut env, "MPI_Reduce_scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_counts(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
 
@@ -1236,15 +1236,15 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
     call(&mut env, "MPI_Ireduce_scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_counts(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })
@@ -1508,16 +1508,16 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     call(&mut env, "MPI_Reduce_scatter_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.local;
+        let recvcounts_ = cx.summed_counts(recvcounts, n)?;
         let datatype_ = cx.datatype(datatype)?;
-        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { { let len = cx.sum_counts(recvcounts, n)?; cx.buffer(sendbuf, len, &datatype_)? } };
-        let recvbuf_ = { let len = if sendbuf == abi::c::MPI_IN_PLACE as u32 { cx.sum_counts(recvcounts, n)? } else { cx.count_of(recvcounts, n, comm_.rank)? }; cx.buffer(recvbuf, len, &datatype_)? };
-        let recvcounts_ = if true { cx.count_array(recvcounts, n)? } else { std::ptr::null() };
+        let sendbuf_ = if cx.in_place_arg(sendbuf, !comm_.inter)? { cx.in_place() } else { cx.buffer(sendbuf, recvcounts_.sum, &datatype_)? };
+        let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_ as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
     })

@@ -14,6 +14,7 @@ pub fn mpi_file_read(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count: 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -28,6 +29,7 @@ pub fn mpi_file_read_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -43,6 +45,7 @@ pub fn mpi_file_read_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, b
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -58,6 +61,7 @@ pub fn mpi_file_read_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -72,6 +76,7 @@ pub fn mpi_file_write(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -86,6 +91,7 @@ pub fn mpi_file_write_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -101,6 +107,7 @@ pub fn mpi_file_write_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -116,6 +123,7 @@ pub fn mpi_file_write_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -130,6 +138,7 @@ pub fn mpi_file_read_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -144,6 +153,7 @@ pub fn mpi_file_write_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -158,6 +168,7 @@ pub fn mpi_file_read_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -172,6 +183,7 @@ pub fn mpi_file_write_ordered(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
@@ -186,6 +198,7 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
@@ -201,6 +214,7 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
@@ -217,6 +231,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
@@ -233,6 +248,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
@@ -248,6 +264,7 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
@@ -262,6 +279,7 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
@@ -277,6 +295,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
@@ -292,6 +311,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
@@ -306,6 +326,7 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
@@ -321,6 +342,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
@@ -336,6 +358,7 @@ pub fn mpi_file_read_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -359,6 +382,7 @@ pub fn mpi_file_write_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -383,6 +407,7 @@ pub fn mpi_file_read_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offs
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -407,6 +432,7 @@ pub fn mpi_file_write_at_all_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, off
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -430,6 +456,7 @@ pub fn mpi_file_read_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -453,6 +480,7 @@ pub fn mpi_file_write_ordered_begin(mut env: FunctionEnvMut<MpiEnv>, fh: i32, bu
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut status_) })?;
         cx.split_begin(fh, buf, status_)?;
@@ -475,6 +503,7 @@ pub fn mpi_file_read_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -490,6 +519,7 @@ pub fn mpi_file_read_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -506,6 +536,7 @@ pub fn mpi_file_read_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -522,6 +553,7 @@ pub fn mpi_file_read_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -537,6 +569,7 @@ pub fn mpi_file_write_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -552,6 +585,7 @@ pub fn mpi_file_write_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -568,6 +602,7 @@ pub fn mpi_file_write_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -584,6 +619,7 @@ pub fn mpi_file_write_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -599,6 +635,7 @@ pub fn mpi_file_read_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -614,6 +651,7 @@ pub fn mpi_file_write_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -629,6 +667,7 @@ pub fn mpi_file_read_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -644,6 +683,7 @@ pub fn mpi_file_write_ordered_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
@@ -659,6 +699,7 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -675,6 +716,7 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -692,6 +734,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -709,6 +752,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -725,6 +769,7 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -740,6 +785,7 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -756,6 +802,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -772,6 +819,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -787,6 +835,7 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -803,6 +852,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let fh_ = cx.file(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -819,6 +869,7 @@ pub fn mpi_file_read_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -834,6 +885,7 @@ pub fn mpi_file_write_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf:
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -850,6 +902,7 @@ pub fn mpi_file_read_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, of
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -866,6 +919,7 @@ pub fn mpi_file_write_at_all_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, o
         let datatype_ = cx.datatype(datatype)?;
         cx.explicit_offset(fh, offset, count as i64, &datatype_)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -881,6 +935,7 @@ pub fn mpi_file_read_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, b
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_read_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;
@@ -896,6 +951,7 @@ pub fn mpi_file_write_ordered_begin_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, 
         cx.split_free(fh)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = cx.buffer(buf, count as i64, &datatype_)?;
+        cx.io_elements(count as i64, &datatype_)?;
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         let mut status_ = host_mpi::empty_status();
         cx.host(unsafe { host_mpi::ffi::MPI_File_write_ordered_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut status_) })?;

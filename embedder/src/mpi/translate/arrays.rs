@@ -7,7 +7,7 @@
 //! completes), and another rank can write a Karmem shared region mapped
 //! into this memory at any moment. So each array is read from the guest
 //! once per call, and the same copy is both what the buffer checks use
-//! (`vbuffer`, `sum_ints`) and what the host gets (`int_array`): a value
+//! (`vbuffer`, `summed_ints`) and what the host gets (`int_array`): a value
 //! cannot change between the check and the use.
 //!
 //! The copies live in the bridge, a stack of entries that each call fills
@@ -318,40 +318,47 @@ impl Ctx<'_> {
         Ok(self.array(i).host_ptr() as *const i64)
     }
 
-    /// The sum of the guest int array that the host gets (saturating: a sum
-    /// past the memory fails the buffer check anyway).
-    pub fn sum_ints(&mut self, ptr: u32, n: i64) -> MpiResult<i64> {
-        self.sum_of(ptr, n, Element::Int)
+    /// A counts array the host gets (C ints), read once, with the sum of
+    /// its values: MPI_Reduce_scatter sizes its input by the sum and its
+    /// output by this rank's own count, both from the copy the host reads.
+    #[inline]
+    pub fn summed_ints(&mut self, ptr: u32, n: i64) -> MpiResult<Summed<i32>> {
+        let i = self.host_copy(ptr, n, Element::Int)?;
+        let v = self.array(i).ints().expect("an int copy");
+        // n < 2^31 values of |x| <= 2^31: the sum fits an i64
+        Ok(Summed { host: v.as_ptr(), sum: v.iter().map(|&x| i64::from(x)).sum(), len: v.len() })
     }
 
-    /// `sum_ints` of an MPI_Count array.
-    pub fn sum_counts(&mut self, ptr: u32, n: i64) -> MpiResult<i64> {
-        self.sum_of(ptr, n, Element::Count)
-    }
-
-    fn sum_of(&mut self, ptr: u32, n: i64, of: Element) -> MpiResult<i64> {
-        let i = self.host_copy(ptr, n, of)?;
-        Ok(self.array(i).values().fold(0i64, i64::saturating_add))
-    }
-
-    /// Element `index` of the guest int array of `n` that the host gets
-    /// (`index` in `0..n`).
-    pub fn int_of(&mut self, ptr: u32, n: i64, index: i32) -> MpiResult<i64> {
-        self.value_of(ptr, n, index, Element::Int)
-    }
-
-    /// `int_of` of an MPI_Count array.
-    pub fn count_of(&mut self, ptr: u32, n: i64, index: i32) -> MpiResult<i64> {
-        self.value_of(ptr, n, index, Element::Count)
-    }
-
-    fn value_of(&mut self, ptr: u32, n: i64, index: i32, of: Element) -> MpiResult<i64> {
-        let i = self.host_copy(ptr, n, of)?;
+    /// `summed_ints` of an MPI_Count array (the sum saturating: one past
+    /// the memory fails the buffer check anyway).
+    #[inline]
+    pub fn summed_counts(&mut self, ptr: u32, n: i64) -> MpiResult<Summed<i64>> {
+        let i = self.host_copy(ptr, n, Element::Count)?;
         let a = self.array(i);
-        Ok(if (0..a.len as i64).contains(&(index as i64)) { a.get(index as usize) } else { 0 })
+        Ok(Summed { host: a.host_ptr() as *const i64, sum: a.values().fold(0, i64::saturating_add), len: a.len })
     }
 }
 
+/// `Ctx::summed_ints`' result: where the host reads the copy (valid while
+/// this call's copies are) and what the buffer checks need of it.
+pub struct Summed<T> {
+    pub host: *const T,
+    pub sum: i64,
+    len: usize,
+}
+
+impl<T: Copy + Into<i64>> Summed<T> {
+    /// Value `index`; 0 outside the array (no block: a rank that is not
+    /// in the group the counts describe).
+    #[inline]
+    pub fn at(&self, index: i32) -> i64 {
+        match usize::try_from(index) {
+            // Safety: `host` holds `len` values for as long as `self` lives.
+            Ok(i) if i < self.len => unsafe { (*self.host.add(i)).into() },
+            _ => 0,
+        }
+    }
+}
 
 /// `bridge.arrays[base..top]`, taken out of the bridge (`Ctx::take_arrays`;
 /// out of line, and without the context, which then stays in registers).
@@ -402,20 +409,28 @@ mod tests {
     fn an_array_is_read_once_per_call_whatever_reads_it() {
         with_ctx(|cx| {
             cx.mem.write_bytes(32, &[3, 0, 0, 0, 4, 0, 0, 0]).unwrap();
-            assert_eq!(cx.sum_ints(32, 2).unwrap(), 7);
+            let summed = cx.summed_ints(32, 2).unwrap();
+            assert_eq!((summed.sum, summed.at(1), summed.at(2), summed.at(-1)), (7, 4, 0, 0));
             // changed after the check (another rank writing a shared
             // region): the host gets the values the check summed
             cx.mem.write_i32(36, 1000).unwrap();
             let host = cx.int_array(32, 2).unwrap();
-            assert_eq!(unsafe { *host.add(1) }, 4);
-            assert_eq!(cx.int_of(32, 2, 1).unwrap(), 4);
+            assert_eq!(host, summed.host);
+            assert_eq!((unsafe { *host.add(1) }, summed.at(1)), (4, 4));
             assert_eq!(cx.bridge.arrays_used, 1, "one copy");
             // another length or element width is another array
-            assert_eq!(cx.sum_ints(32, 1).unwrap(), 3);
+            assert_eq!(cx.summed_ints(32, 1).unwrap().sum, 3);
             assert_eq!(cx.aint_array(32, 2).map(|p| unsafe { *p.add(1) }).unwrap(), 1000);
-            assert_eq!(cx.sum_counts(32, 1).unwrap(), 3 + (1000 << 32));
-            assert_eq!(cx.count_of(32, 1, 0).unwrap(), 3 + (1000 << 32));
+            let counts = cx.summed_counts(32, 1).unwrap();
+            assert_eq!((counts.sum, counts.at(0)), (3 + (1000 << 32), 3 + (1000 << 32)));
             assert_eq!(cx.bridge.arrays_used, 4);
+            // sums of extreme values: exact for ints, saturating for counts
+            cx.mem.write_bytes(64, &[0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f]).unwrap();
+            assert_eq!(cx.summed_ints(64, 2).unwrap().sum, 2 * i64::from(i32::MAX));
+            cx.mem.write_bytes(72, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]).unwrap();
+            assert_eq!(cx.summed_counts(72, 1).unwrap().sum, i64::MAX);
+            cx.mem.write_bytes(80, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]).unwrap();
+            assert_eq!(cx.summed_counts(72, 2).unwrap().sum, i64::MAX);
         });
     }
 
@@ -459,7 +474,7 @@ mod tests {
         let second = cx.int_array(20, 1).unwrap();
         assert_ne!(second as usize, wide as usize);
         assert_eq!((cx.bridge.arrays.len(), cx.bridge.arrays_used), (2, 2));
-        assert!(cx.sum_ints(20, 1).is_ok() && cx.bridge.arrays_used == 2, "found, not copied again");
+        assert!(cx.summed_ints(20, 1).is_ok() && cx.bridge.arrays_used == 2, "found, not copied again");
         // a request keeps what this call copied
         let taken = cx.take_arrays();
         assert_eq!((taken.len(), cx.bridge.arrays_used, cx.bridge.arrays.len()), (2, 0, 0));
@@ -507,7 +522,7 @@ mod tests {
         let mut inner = ctx_on(buf.as_mut_ptr(), unsafe { &mut *bridge });
         assert_eq!(inner.arrays_base, 1);
         inner.mem.write_i32(0, 70).unwrap();
-        assert_eq!(inner.int_of(0, 2, 0).unwrap(), 70, "its own copy, not the outer call's");
+        assert_eq!(inner.summed_ints(0, 2).unwrap().at(0), 70, "its own copy, not the outer call's");
         let entry = inner.request_entry(host_mpi::null_request(), false);
         assert_eq!(entry.extra.expect("the inner request keeps its copy").arrays[0].ints(), Some(&[70, 8][..]));
         let bridge = unsafe { &mut *bridge };
