@@ -404,8 +404,10 @@ def gen_fn(f):
                 body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.rank({n}, {wild})?', '0')};")
                 args.append(f"{n}_")
         elif k == "RANK_NNI" and d == "in" and not p["length"] and wn:
-            # a rank of the window's group (or MPI_PROC_NULL)
-            body.append(f"let {n}_ = cx.win_rank({wn['name']}_, {n})?;")
+            # a rank of the window's group; MPI_PROC_NULL only as a
+            # communication call's target (MPI-4.1 12.3), not to lock or flush
+            proc_null = "true" if p["name"] == "target_rank" else "false"
+            body.append(f"let {n}_ = cx.win_rank({wn['name']}_, {n}, {proc_null})?;")
             args.append(f"{n}_")
         elif k == "RANK_NNI" and d == "in" and not p["length"]:
             body.append(f"let {n}_ = cx.rank({n}, false)?;")

@@ -100,10 +100,18 @@ impl Ctx<'_> {
         }
     }
 
-    /// The host rank of `rank`, one of the window's group or MPI_PROC_NULL.
+    /// The host rank of `rank`, one of the window's group, or MPI_PROC_NULL
+    /// where `proc_null` allows it: the standard allows it as the target of
+    /// the communication calls only (MPI-4.1 12.3), and Open MPI 5 takes it
+    /// in `MPI_Win_lock`/`unlock`/`flush`/`flush_local` for a peer's index
+    /// (natively a SIGSEGV; under the embedder it corrupted the guest's
+    /// memory, and the guest trapped).
     #[inline]
-    pub fn win_rank(&self, win: &WinEntry, rank: i32) -> MpiResult<i32> {
+    pub fn win_rank(&self, win: &WinEntry, rank: i32, proc_null: bool) -> MpiResult<i32> {
         let host = self.rank(rank, false)?;
+        if host == self.bridge.specials.proc_null && !proc_null {
+            return Err(MpiError::new(abi::c::MPI_ERR_RANK, "MPI_PROC_NULL is no window's rank to lock or flush"));
+        }
         if host != self.bridge.specials.proc_null && (host < 0 || host as usize >= win.targets.len()) {
             return Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("rank {rank} is not in the window's group of {}", win.targets.len())));
         }

@@ -142,8 +142,14 @@ static void ranks_and_handles(MPI_Win win) {
     report("lock rank size", MPI_Win_lock(MPI_LOCK_SHARED, size, 0, win));
     report("lock rank -5", MPI_Win_lock(MPI_LOCK_EXCLUSIVE, -5, 0, win));
     report("lock an invalid window", MPI_Win_lock(MPI_LOCK_SHARED, right, 0, bogus));
+    /* MPI_PROC_NULL is a target of the communication calls only: Open
+     * MPI 5 took it here for a peer's index (natively a SIGSEGV) */
+    report("lock MPI_PROC_NULL", MPI_Win_lock(MPI_LOCK_SHARED, MPI_PROC_NULL, 0, win));
     MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
     report("flush rank size", MPI_Win_flush(size, win));
+    report("flush MPI_PROC_NULL", MPI_Win_flush(MPI_PROC_NULL, win));
+    report("flush_local MPI_PROC_NULL", MPI_Win_flush_local(MPI_PROC_NULL, win));
+    report("unlock MPI_PROC_NULL", MPI_Win_unlock(MPI_PROC_NULL, win));
     MPI_Win_unlock(right, win);
     report("free an invalid window", MPI_Win_free(&bogus));
 }

@@ -15,7 +15,7 @@ pub fn mpi_put(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count: 
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Put(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
@@ -28,7 +28,7 @@ pub fn mpi_get(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count: 
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
@@ -41,7 +41,7 @@ pub fn mpi_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Accumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
@@ -57,7 +57,7 @@ pub fn mpi_get_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, ori
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let result_addr_ = cx.buffer(result_addr, result_count as i64, &result_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_accumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
@@ -71,7 +71,7 @@ pub fn mpi_rput(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count:
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -88,7 +88,7 @@ pub fn mpi_rget(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count:
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -105,7 +105,7 @@ pub fn mpi_raccumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -125,7 +125,7 @@ pub fn mpi_rget_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, or
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let result_addr_ = cx.buffer(result_addr, result_count as i64, &result_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -143,7 +143,7 @@ pub fn mpi_put_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Put_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
@@ -156,7 +156,7 @@ pub fn mpi_get_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
@@ -169,7 +169,7 @@ pub fn mpi_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origi
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Accumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
@@ -185,7 +185,7 @@ pub fn mpi_get_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, o
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let result_addr_ = cx.buffer(result_addr, result_count as i64, &result_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_accumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
@@ -199,7 +199,7 @@ pub fn mpi_rput_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_coun
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -216,7 +216,7 @@ pub fn mpi_rget_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_coun
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
@@ -233,7 +233,7 @@ pub fn mpi_raccumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, orig
         let origin_datatype_ = cx.datatype(origin_datatype)?;
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -253,7 +253,7 @@ pub fn mpi_rget_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, 
         let target_datatype_ = cx.datatype(target_datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let result_addr_ = cx.buffer(result_addr, result_count as i64, &result_datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
@@ -271,7 +271,7 @@ pub fn mpi_fetch_and_op(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, resul
         let datatype_ = cx.datatype(datatype)?;
         let origin_addr_ = cx.buffer(origin_addr, 1, &datatype_)?;
         let result_addr_ = cx.buffer(result_addr, 1, &datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, 1, &datatype_)?;
         let op_ = cx.op(op)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Fetch_and_op(origin_addr_ as _, result_addr_ as _, datatype_.host.0, target_rank_, target_disp_ as _, op_.0, win_.host.0) })
@@ -286,7 +286,7 @@ pub fn mpi_compare_and_swap(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, c
         let origin_addr_ = cx.buffer(origin_addr, 1, &datatype_)?;
         let compare_addr_ = cx.buffer(compare_addr, 1, &datatype_)?;
         let result_addr_ = cx.buffer(result_addr, 1, &datatype_)?;
-        let target_rank_ = cx.win_rank(win_, target_rank)?;
+        let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, 1, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Compare_and_swap(origin_addr_ as _, compare_addr_ as _, result_addr_ as _, datatype_.host.0, target_rank_, target_disp_ as _, win_.host.0) })
     })
@@ -354,7 +354,7 @@ pub fn mpi_win_lock(mut env: FunctionEnvMut<MpiEnv>, lock_type: i32, rank: i32, 
     call_win(&mut env, "MPI_Win_lock", win, |cx| {
         let win_ = cx.win(win)?;
         let lock_type_ = cx.lock_type(lock_type)?;
-        let rank_ = cx.win_rank(win_, rank)?;
+        let rank_ = cx.win_rank(win_, rank, false)?;
         let assert_ = cx.rma_assert(assert)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_lock(lock_type_, rank_, assert_, win_.host.0) })
     })
@@ -364,7 +364,7 @@ pub fn mpi_win_lock(mut env: FunctionEnvMut<MpiEnv>, lock_type: i32, rank: i32, 
 pub fn mpi_win_unlock(mut env: FunctionEnvMut<MpiEnv>, rank: i32, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_unlock", win, |cx| {
         let win_ = cx.win(win)?;
-        let rank_ = cx.win_rank(win_, rank)?;
+        let rank_ = cx.win_rank(win_, rank, false)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_unlock(rank_, win_.host.0) })
     })
 }
@@ -390,7 +390,7 @@ pub fn mpi_win_unlock_all(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i
 pub fn mpi_win_flush(mut env: FunctionEnvMut<MpiEnv>, rank: i32, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_flush", win, |cx| {
         let win_ = cx.win(win)?;
-        let rank_ = cx.win_rank(win_, rank)?;
+        let rank_ = cx.win_rank(win_, rank, false)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_flush(rank_, win_.host.0) })
     })
 }
@@ -407,7 +407,7 @@ pub fn mpi_win_flush_all(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i3
 pub fn mpi_win_flush_local(mut env: FunctionEnvMut<MpiEnv>, rank: i32, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_flush_local", win, |cx| {
         let win_ = cx.win(win)?;
-        let rank_ = cx.win_rank(win_, rank)?;
+        let rank_ = cx.win_rank(win_, rank, false)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_flush_local(rank_, win_.host.0) })
     })
 }
