@@ -12,9 +12,9 @@ provided functions, runs it for consecutive seeds and sorts each run's end:
     python3 tests/fuzz/mpi_fuzz.py --calls 1000000 --per-run 20000 [--np 2] [--seed 1]
 """
 import argparse
+import importlib.util
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -43,8 +43,12 @@ HOST_CRASH = re.compile(r"panicked at|overflowed its stack|Segmentation fault|Bu
 
 
 def mpirun(np):
-    flags = ["--allow-run-as-root", "--oversubscribe"] if MPI == "openmpi" else []
-    return [shutil.which(f"mpirun.{MPI}") or "mpirun", *flags, "-np", str(np)]
+    """The launcher of EMBEDDER_TEST_MPI, found as the e2e tests find it
+    (Debian's mpirun.X, or a wheel's launcher and library)."""
+    spec = importlib.util.spec_from_file_location("e2e_harness", ROOT / "tests" / "e2e" / "conftest.py")
+    e2e = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(e2e)
+    return e2e.Mpi(MPI).cmd(np)
 
 
 def build(out: Path) -> Path:
@@ -175,11 +179,15 @@ def main():
     ap.add_argument("--calls", type=int, default=1_000_000, help="total calls")
     ap.add_argument("--per-run", type=int, default=20_000, help="calls per seed (one embedder run)")
     ap.add_argument("--seed", type=int, default=1, help="first seed")
-    ap.add_argument("--np", type=int, default=None, help="ranks (default: singleton, no mpirun)")
+    ap.add_argument("--np", type=int, default=None,
+                    help="ranks (default: a singleton without a launcher on Debian's Open MPI; "
+                         "1 under EMBEDDER_TEST_MPI's launcher for the other MPIs, whose library a singleton would not load)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per run before it counts as a hang")
     ap.add_argument("--skip", action="append", default=[], metavar="MPI_NAME",
                     help="never call this function (to measure past a known crash; the tests use none)")
     a = ap.parse_args()
+    if a.np is None and MPI != "openmpi":
+        a.np = 1
     results, wall = fuzz(a.calls, a.per_run, a.seed, a.np, a.timeout, log=lambda s: print(s, flush=True), skip=a.skip)
     print(summary(results, wall, a.np))
     sys.exit(1 if any(o.kind in ("crash", "hang") for o in results) else 0)
