@@ -10,6 +10,7 @@ pub mod cli;
 pub mod engine;
 mod guest_memory;
 mod host_facts;
+mod host_faults;
 mod handles;
 mod host_mpi;
 mod llvm_dump;

@@ -36,6 +36,9 @@ pub const GUARD_BYTES: u64 = {
     (REACH - bound).div_ceil(page) * page
 };
 
+/// Bytes reserved from a guest memory's base: the 4 GiB bound and the guard.
+pub const RESERVED_BYTES: u64 = BOUND_PAGES as u64 * WASM_PAGE_SIZE as u64 + GUARD_BYTES;
+
 /// The memory style every guest memory gets; part of the cache key, since
 /// backends compile against it.
 pub fn style() -> MemoryStyle {

@@ -82,6 +82,8 @@ pub fn run(common: &Common, args: RunArgs) -> Result<u8> {
             crate::say!("embedder: warning: --huge-pages: the kernel refused huge pages for the guest memory ({e}); running on base pages");
         }
     }
+    // after the engine's handler, so that ours sees a fault first
+    crate::host_faults::guard(base, reservation::RESERVED_BYTES as usize, &rank::launcher_rank().map_or(String::new(), |r| format!("rank {r}: ")));
     let fns = mpi::GuestFns::new(table, malloc, free, memory, &mut store);
     mpi_env.as_mut(&mut store).attach(fns);
     let start = instance.exports.get_function("_start").context("the module has no _start (is it a WASI command?)")?;

@@ -273,7 +273,7 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *m
 }
 
 /// `0x...` of `v` into `out`; returns the length.
-fn format_hex(v: u64, out: &mut [u8; 32]) -> usize {
+pub(crate) fn format_hex(v: u64, out: &mut [u8; 32]) -> usize {
     out[0] = b'0';
     out[1] = b'x';
     let digits = (64 - v.leading_zeros()).div_ceil(4).max(1) as usize;

@@ -3,10 +3,11 @@ preloaded shim (tests/fault_injection/break_mpi.c), family programs run under
 the embedder fail the way test_families judges them. A change that makes the
 family verdicts blind (say, trusting our own MPI_Allreduce) fails here."""
 import subprocess
+import time
 
 import pytest
 
-from conftest import PROGRAMS, ROOT, TIMEOUT, run
+from conftest import EXAMPLES, PROGRAMS, ROOT, TIMEOUT, run
 from test_families import failed_expects
 
 SHIM = ROOT / "tests" / "fault_injection" / "break_mpi.c"
@@ -80,3 +81,19 @@ def test_imb_check_sees_broken_transfers(build, mpi, embedder, cache_dir, shim, 
         assert r.returncode == 0 and "# Check: all results verified" in r.stdout, r.stdout + r.stderr
     else:
         assert r.returncode != 0 and "# Check: FAILED" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_fault_in_host_code_ends_the_job_as_a_host_crash(build, mpi, embedder, cache_dir, shim):
+    """A SIGSEGV inside the host MPI library during a call (the shim's
+    MPI_Barrier storing through a null pointer) ends the job as the crash it
+    is, with the embedder's message, not as "guest trapped": host functions
+    run on the Wasm stack, where the engine took any fault for the guest's
+    (embedder/src/host_faults.rs). A host store into a protected page of the
+    guest's memory stays a trap (test_karmem.py, "readonly-bulk")."""
+    start = time.monotonic()
+    r = run_module(mpi, embedder, cache_dir, shim, build.wasm(EXAMPLES / "ring.c"), "MPI_Barrier:fault")
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    assert "host code faulted (SIGSEGV) at address 0x10, outside the guest's memory" in r.stderr, out
+    assert "guest trapped" not in out, out
+    assert time.monotonic() - start < 60, out

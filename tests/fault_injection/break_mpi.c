@@ -1,10 +1,13 @@
 /* A fault injector over the host MPI, preloaded into the embedder by
  * tests/e2e/test_fault_injection.py: the function named in
  * EMBEDDER_TEST_BREAK stops moving data (it returns MPI_SUCCESS), every other
- * call goes through to the real MPI. The family programs must notice. */
+ * call goes through to the real MPI. The family programs must notice.
+ * "MPI_Barrier:fault" makes MPI_Barrier crash instead, as a host library's
+ * bug would: a store through a null pointer's field. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,4 +41,10 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         ((unsigned char *)recvbuf)[lb] ^= 0xff;
     }
     return rc;
+}
+
+/* a SIGSEGV in host code, at an address no guest memory holds */
+int MPI_Barrier(MPI_Comm comm) {
+    if (broken("MPI_Barrier:fault")) *(volatile int *)(uintptr_t)16 = 1;
+    return REAL(MPI_Barrier)(comm);
 }

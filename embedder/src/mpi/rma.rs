@@ -104,8 +104,7 @@ impl Ctx<'_> {
     /// where `proc_null` allows it: the standard allows it as the target of
     /// the communication calls only (MPI-4.1 12.3), and Open MPI 5 takes it
     /// in `MPI_Win_lock`/`unlock`/`flush`/`flush_local` for a peer's index
-    /// (natively a SIGSEGV; under the embedder it corrupted the guest's
-    /// memory, and the guest trapped).
+    /// (a SIGSEGV in Open MPI, natively and under the embedder).
     #[inline]
     pub fn win_rank(&self, win: &WinEntry, rank: i32, proc_null: bool) -> MpiResult<i32> {
         let host = self.rank(rank, false)?;
