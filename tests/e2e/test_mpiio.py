@@ -75,11 +75,13 @@ def test_block2d_subarray_views_and_file_queries(build, run_wasm, run_native, tm
 def test_shared_file_pointer(build, run_wasm, run_native, tmp_path):
     native, wasm, _ = functional(build, run_wasm, run_native, tmp_path, "shared")
     ordered = b"".join(f"o{r}-{k}".encode().ljust(15, b".") + b"\n" for r in range(4) for k in range(r + 1))
-    shared = sorted(f"s{r}-0".encode().ljust(15, b".") + b"\n" for r in range(4))
+    # write_shared's records, then iwrite_shared's
+    shared = sorted(f"{c}{r}-0".encode().ljust(15, b".") + b"\n" for c in "si" for r in range(4))
     for path in (native, wasm):
         data = path.read_bytes()
         assert data[:len(ordered)] == ordered, path
-        # write_shared: one record per rank, in whatever order they came
+        # write_shared and iwrite_shared: one record per rank each, in
+        # whatever order they came
         rest = data[len(ordered):]
         assert sorted(rest[i:i + 16] for i in range(0, len(rest), 16)) == shared, path
         # MPI_MODE_DELETE_ON_CLOSE left nothing; nor did the shared pointer's files

@@ -93,6 +93,21 @@ def test_two_rank_seeds_that_crashed_the_host(embedder, tmp_path):
     assert sum(o.kind == "ok" for o in results) >= len(CRASHED_BEFORE) - 2, [(o.seed, o.kind, o.detail) for o in results]
 
 
+# One-rank runs that crashed the host: MPI_Test of a failed
+# MPI_File_iwrite_shared's request, a SIGSEGV in Open MPI that the engine
+# reported as a guest trap until host faults were told apart (73024);
+# MPI-IO with 157 million elements on the same bytes, which never ended
+# (71146). Both found on Open MPI 4.1.4.
+ONE_RANK_CRASHED_BEFORE = [71146, 73024]
+
+
+def test_one_rank_seeds_that_crashed_the_host(embedder, tmp_path):
+    wasm = mpi_fuzz.build(tmp_path)
+    results = [mpi_fuzz.run(wasm, seed, 20_000, cache=tmp_path / "cache", timeout=60)[0] for seed in ONE_RANK_CRASHED_BEFORE]
+    assert not failures(results), failures(results)
+    assert all(o.kind == "ok" for o in results), [(o.seed, o.kind, o.detail) for o in results]
+
+
 def fuzz_modules(*args, timeout=240):
     if not FUZZ_MODULES.exists():
         pytest.fail(f"{FUZZ_MODULES} is missing: run `make build` first")

@@ -105,6 +105,26 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// `MPI_File_iwrite_shared`: on Open MPI the blocking write, and a
+    /// request already complete with its status (a nonblocking call may
+    /// complete before it returns). OMPIO's request of a shared-pointer
+    /// write that failed carries no file, and completing it dereferenced
+    /// the missing file's error handler: a SIGSEGV in `MPI_Test` (MPI-call
+    /// fuzzer, seed 73024).
+    pub fn shared_iwrite(
+        &mut self,
+        request: &mut ffi::MPI_Request,
+        post: impl FnOnce(&mut ffi::MPI_Request) -> std::ffi::c_int,
+        write: impl FnOnce(*mut host_mpi::Status) -> std::ffi::c_int,
+    ) -> MpiResult {
+        if host_mpi::library::loaded().family != host_mpi::Family::OpenMpi {
+            return self.host(post(request));
+        }
+        let mut status = host_mpi::empty_status();
+        self.host(write(&mut status))?;
+        self.host(unsafe { super::file_reads::completed_request(status, request) })
+    }
+
     /// The elements of an MPI-IO data call: more than one of a type of
     /// extent 0 that holds data is refused. They all lie on the same bytes,
     /// so the buffer's hull does not bound their count, and Open MPI's OMPIO

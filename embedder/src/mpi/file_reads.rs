@@ -68,9 +68,6 @@ impl Ctx<'_> {
         }
         let mut status = host_mpi::empty_status();
         self.host(unsafe { blocking_read(read, &mut status) })?;
-        // Open MPI's wait returns a request's MPI_ERROR, which a read need not set
-        let error = host_mpi::constants().status.error;
-        status.bytes[error..error + 4].fill(0);
         self.host(unsafe { completed_request(status, request) })
     }
 
@@ -132,9 +129,14 @@ unsafe fn blocking_read(read: &Read, status: &mut host_mpi::Status) -> c_int {
     }
 }
 
-/// A host request that is complete and reports `status`: a generalized
-/// request whose query function hands the status over.
-unsafe fn completed_request(status: host_mpi::Status, request: &mut ffi::MPI_Request) -> c_int {
+/// A host request that is complete and reports `status` (of a call that
+/// succeeded): a generalized request whose query function hands the status
+/// over.
+pub(super) unsafe fn completed_request(mut status: host_mpi::Status, request: &mut ffi::MPI_Request) -> c_int {
+    // Open MPI's wait returns a request's MPI_ERROR, which a read or write
+    // need not set
+    let error = host_mpi::constants().status.error;
+    status.bytes[error..error + 4].fill(0);
     let state = Box::into_raw(Box::new(status)) as *mut c_void;
     let rc = ffi::MPI_Grequest_start(query as ffi::Callback, free as ffi::Callback, cancel as ffi::Callback, state, request);
     if rc != 0 {

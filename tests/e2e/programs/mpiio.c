@@ -12,7 +12,8 @@
  *                     handler, and open/delete error classes
  *   shared PATH       shared file pointer: write_ordered, write_shared,
  *                     seek_shared, get_position_shared, read_ordered,
- *                     read_shared; MPI_MODE_DELETE_ON_CLOSE on PATH.scratch
+ *                     read_shared, iwrite_shared; MPI_MODE_DELETE_ON_CLOSE
+ *                     on PATH.scratch
  *   nonblocking PATH  iwrite_at/iread_at, iwrite_all/iread_all,
  *                     iwrite_at_all/iread_at_all, iwrite/iread, split
  *                     collectives (write_all, read_at_all, write_ordered,
@@ -496,6 +497,20 @@ static int shared(const char *path) {
     MPI_File_get_position(fh, &ind);
     EXPECT(ind == 0);
     check("seek_shared END/CUR, read_shared");
+
+    /* a second record each through iwrite_shared, complete at its wait */
+    MPI_Request req;
+    record(one, 'i', rank, 0);
+    EXPECT(MPI_File_iwrite_shared(fh, one, REC, MPI_CHAR, &req) == MPI_SUCCESS);
+    EXPECT(MPI_Wait(&req, &st) == MPI_SUCCESS);
+    MPI_Get_count(&st, MPI_CHAR, &count);
+    EXPECT(count == REC);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    pos = shared_position(fh);
+    EXPECT(pos == total + 2 * REC * size);
+    check("iwrite_shared");
     EXPECT(MPI_File_close(&fh) == MPI_SUCCESS);
 
     /* MPI_MODE_DELETE_ON_CLOSE */

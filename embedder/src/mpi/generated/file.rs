@@ -345,7 +345,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, st as _) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -856,7 +856,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
+        cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, st as _) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
