@@ -18,7 +18,7 @@
 //! signal, as the native program would.
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-use crate::shared_memory::format_hex;
+use crate::{segv_chain, shared_memory::format_hex};
 
 /// The guest memory's reservation, `[START, END)` (0, 0: none yet).
 static START: AtomicUsize = AtomicUsize::new(0);
@@ -40,18 +40,11 @@ pub fn guard(start: *const u8, len: usize, who: &str) {
     START.store(start as usize, Ordering::Release);
     END.store(start as usize + len, Ordering::Release);
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| unsafe {
+    ONCE.call_once(|| {
         let text: &'static mut [u8] = Box::leak(format!("embedder: {who}host code faulted (SIGSEGV) at address ").into_bytes().into_boxed_slice());
         PREFIX_LEN.store(text.len(), Ordering::Release);
         PREFIX.store(text.as_mut_ptr(), Ordering::Release);
-        let mut ours: libc::sigaction = std::mem::zeroed();
-        ours.sa_sigaction = on_fault as *const () as usize;
-        ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
-        libc::sigemptyset(&mut ours.sa_mask);
-        let previous: *mut libc::sigaction = Box::into_raw(Box::new(std::mem::zeroed()));
-        if libc::sigaction(libc::SIGSEGV, &ours, previous) == 0 {
-            PREVIOUS.store(previous, Ordering::Release);
-        }
+        segv_chain::install(on_fault, &PREVIOUS);
     });
 }
 
@@ -90,23 +83,8 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *m
         }
         return;
     }
-    let previous = PREVIOUS.load(Ordering::Acquire);
-    unsafe {
-        if previous.is_null() {
-            libc::signal(sig, libc::SIG_DFL);
-            return;
-        }
-        let p = &*previous;
-        if p.sa_flags & libc::SA_SIGINFO != 0 && p.sa_sigaction > 1 {
-            let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) = std::mem::transmute(p.sa_sigaction);
-            f(sig, info, context);
-        } else if p.sa_sigaction > 1 {
-            let f: extern "C" fn(libc::c_int) = std::mem::transmute(p.sa_sigaction);
-            f(sig);
-        } else {
-            libc::signal(sig, libc::SIG_DFL);
-        }
-    }
+    // Safety: this handler's own arguments.
+    unsafe { segv_chain::forward(&PREVIOUS, sig, info, context) }
 }
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]

@@ -22,6 +22,7 @@ mod mpi;
 mod probestack;
 mod rank;
 mod reservation;
+mod segv_chain;
 mod shared_memory;
 pub mod run;
 mod wasi;

@@ -221,16 +221,7 @@ fn watched(addr: usize) -> Option<&'static Slot> {
 
 fn install_handler() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| unsafe {
-        let mut ours: libc::sigaction = std::mem::zeroed();
-        ours.sa_sigaction = on_fault as *const () as usize;
-        ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
-        libc::sigemptyset(&mut ours.sa_mask);
-        let previous: *mut libc::sigaction = Box::into_raw(Box::new(std::mem::zeroed()));
-        if libc::sigaction(libc::SIGSEGV, &ours, previous) == 0 {
-            PREVIOUS.store(previous, Ordering::Release);
-        }
-    });
+    ONCE.call_once(|| crate::segv_chain::install(on_fault, &PREVIOUS));
 }
 
 /// Writes the region's message if the fault is in a watched range, then
@@ -253,23 +244,8 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *m
             }
         }
     }
-    let previous = PREVIOUS.load(Ordering::Acquire);
-    unsafe {
-        if previous.is_null() {
-            return;
-        }
-        let p = &*previous;
-        if p.sa_flags & libc::SA_SIGINFO != 0 && p.sa_sigaction > 1 {
-            let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) = std::mem::transmute(p.sa_sigaction);
-            f(sig, info, context);
-        } else if p.sa_sigaction > 1 {
-            let f: extern "C" fn(libc::c_int) = std::mem::transmute(p.sa_sigaction);
-            f(sig);
-        } else {
-            // the default action: put it back; the store faults again and ends the process
-            libc::signal(sig, libc::SIG_DFL);
-        }
-    }
+    // Safety: this handler's own arguments.
+    unsafe { crate::segv_chain::forward(&PREVIOUS, sig, info, context) }
 }
 
 /// `0x...` of `v` into `out`; returns the length.
