@@ -47,7 +47,7 @@ SPANS = {
     ("Alltoall", "recvbuf"): "recvcount as i64 * n",
     ("Reduce_scatter_block", "sendbuf"): "recvcount as i64 * n",
     # partitioned: `partitions` partitions of `count` elements each
-    ("Psend", "buf"): "partitions as i64 * count", ("Precv", "buf"): "partitions as i64 * count",
+    ("Psend", "buf"): "cx.partitioned(partitions, count)?", ("Precv", "buf"): "cx.partitioned(partitions, count)?",
     ("Reduce_scatter", "sendbuf"): "recvcounts_.sum",
     # with MPI_IN_PLACE the input, the whole vector, is in recvbuf
     ("Reduce_scatter", "recvbuf"): f"if {SENDBUF_IN_PLACE} {{ recvcounts_.sum }} else {{ recvcounts_.at(comm_.rank) }}",
@@ -291,7 +291,7 @@ def gen_fn(f):
         summed = "summed_counts" if "MPI_Count" in f.by_name[a]["cdecl"] else "summed_ints"
         body.append(f"let {a}_ = cx.{summed}({a}, n)?;")
     if rooted:
-        body.append("let root_ = cx.rank(root, false)?;")
+        body.append("let root_ = cx.root(root)?;")
         # which of this rank's arguments MPI reads: root-only ones at the
         # root, the others everywhere on an intracommunicator (on an
         # intercommunicator, only in the non-root group)
@@ -401,7 +401,9 @@ def gen_fn(f):
                 args.append(f"{n}_")
             else:
                 wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
-                body.append(f"let {n}_ = {at_leader(p, leader_only, f'cx.rank({n}, {wild})?', '0')};")
+                # partitioned: Open MPI 5 does not check the peer's range
+                check = f"cx.peer(&comm_, {n}, {wild})?" if f.short in ("Psend_init", "Precv_init") else f"cx.rank({n}, {wild})?"
+                body.append(f"let {n}_ = {at_leader(p, leader_only, check, '0')};")
                 args.append(f"{n}_")
         elif k == "RANK_NNI" and d == "in" and not p["length"] and wn:
             # a rank of the window's group; MPI_PROC_NULL only as a

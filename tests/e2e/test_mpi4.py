@@ -21,10 +21,12 @@ HOST_FEATURES = {
     "partitioned": ["MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived"],
     "idup-info": ["MPI_Comm_idup_with_info"],
 }
-# partition numbers outside the request: errors from the embedder, which
-# checks them (natively Open MPI 5 does not)
+# partition numbers outside the request, and initializations with bad peers,
+# partitions or counts: errors from the embedder, which checks them (natively
+# Open MPI 5 does not: it aborts the job or crashes)
 HOST_FEATURES["partition-bounds"] = HOST_FEATURES["partitioned"]
-WASM_ONLY = {"partition-bounds"}
+HOST_FEATURES["partition-args"] = HOST_FEATURES["partitioned"]
+WASM_ONLY = {"partition-bounds", "partition-args"}
 EMBEDDERS_OWN = ["Info_get_string", "Type_size_c, Type_get_(true_)extent_c", "Op_create_c", "Buffer_attach_c, Buffer_detach_c",
                   "Abi_get_version, Abi_get_info, Abi_*_fortran_*",
                   "Type_get_value_index", "Status_get/set_source/tag/error",

@@ -189,11 +189,23 @@ fn start_idup(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, comm: i3
     copy_attributes(env, function, rc, comm, newcomm)
 }
 
+/// MPI_COMM_WORLD and MPI_COMM_SELF keep the names the guest gives them
+/// here, as predefined datatypes do: Open MPI 5 holds their default names
+/// in buffers sized to them, and a name of 24 bytes or more overruns its
+/// heap block (natively too; the job dies at exit).
+fn predefined(comm: i32) -> bool {
+    comm == abi::c::MPI_COMM_WORLD || comm == abi::c::MPI_COMM_SELF
+}
+
 #[inline]
 pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_set_name", comm, |cx| {
         let c = cx.comm(comm)?;
         let name = cx.cstr(name, abi::c::MPI_MAX_OBJECT_NAME as usize)?;
+        if predefined(comm) {
+            cx.bridge.predefined_comm_names.insert(comm, name.to_string_lossy().into_owned());
+            return Ok(());
+        }
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_set_name(c.host.0, name.as_ptr()) })
     })
 }
@@ -202,6 +214,9 @@ pub fn set_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32) -> Result
 pub fn get_name(mut env: FunctionEnvMut<MpiEnv>, comm: i32, name: u32, resultlen: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Comm_get_name", comm, |cx| {
         let c = cx.comm(comm)?;
+        if let Some(text) = cx.bridge.predefined_comm_names.get(&comm) {
+            return cx.write_string(name, resultlen, &text.clone(), abi::c::MPI_MAX_OBJECT_NAME);
+        }
         let mut buf = vec![0u8; host_mpi::constants().int("MPI_MAX_OBJECT_NAME") as usize + 1];
         let mut len = 0;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_get_name(c.host.0, buf.as_mut_ptr() as *mut _, &mut len) })?;

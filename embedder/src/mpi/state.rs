@@ -218,6 +218,8 @@ pub struct Bridge {
     /// Derived types' contents and names; names given to predefined types.
     pub type_meta: HashMap<i32, datatype::TypeMeta>,
     pub predefined_type_names: HashMap<i32, String>,
+    /// Names given to MPI_COMM_WORLD and MPI_COMM_SELF (`comm::set_name`).
+    pub predefined_comm_names: HashMap<i32, String>,
     pub ops: Table<host_mpi::Op>,
     /// User operation handle -> its trampoline slot.
     pub user_op_slots: HashMap<i32, usize>,
@@ -295,6 +297,7 @@ impl Bridge {
             datatypes: Table::new(abi::c::MPI_DATATYPE_NULL, 0),
             type_meta: HashMap::new(),
             predefined_type_names: HashMap::new(),
+            predefined_comm_names: HashMap::new(),
             ops: Table::new(abi::c::MPI_OP_NULL, 0x20),
             user_op_slots: HashMap::new(),
             holds: HashMap::new(),

@@ -15,6 +15,8 @@
  *                MPI_BUFFER_AUTOMATIC
  *   partitioned  Psend_init, Precv_init, Pready(_range/_list), Parrived
  *   partition-bounds  the same, with partition numbers outside the request
+ *   partition-args  the same, after initializations with a peer outside the
+ *                group, MPI_ROOT as the peer, negative partitions or counts
  *   idup-info    Comm_idup_with_info */
 #include <stdlib.h>
 #include <string.h>
@@ -554,11 +556,30 @@ static void persistent(void) {
 #endif
 
 #ifdef HAVE_PARTITIONED
-static void partitioned(int bounds) {
+static int error_class(int rc) {
+    int class = MPI_SUCCESS;
+    MPI_Error_class(rc, &class);
+    return class;
+}
+
+static void partitioned(int bounds, int args) {
     enum { PARTS = 4, EACH = 2 };
     int errors = 0, out[PARTS * EACH], in[PARTS * EACH];
     for (int i = 0; i < PARTS * EACH; i++) out[i] = rank * 100 + i, in[i] = -1;
     MPI_Request send, recv;
+    if (args) {
+        /* errors, not a job that Open MPI 5 aborts (a peer past the group)
+         * or crashes in (MPI_ROOT) natively */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Request r;
+        EXPECT(error_class(MPI_Psend_init(out, PARTS, EACH, MPI_INT, size, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
+        EXPECT(error_class(MPI_Precv_init(in, PARTS, EACH, MPI_INT, size + 5, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
+        EXPECT(error_class(MPI_Psend_init(out, PARTS, EACH, MPI_INT, MPI_ROOT, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
+        EXPECT(error_class(MPI_Precv_init(in, PARTS, EACH, MPI_INT, MPI_ROOT, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
+        EXPECT(error_class(MPI_Psend_init(out, -1, -2, MPI_INT, right, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_ARG);
+        EXPECT(error_class(MPI_Precv_init(in, 0, -2, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_COUNT);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
     MPI_Psend_init(out, PARTS, EACH, MPI_INT, right, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &send);
     MPI_Precv_init(in, PARTS, EACH, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &recv);
     MPI_Start(&recv);
@@ -584,7 +605,7 @@ static void partitioned(int bounds) {
     for (int i = 0; i < PARTS * EACH; i++) EXPECT(in[i] == left * 100 + i);
     MPI_Request_free(&send);
     MPI_Request_free(&recv);
-    check(bounds ? "partition numbers checked" : "partitioned communication", errors);
+    check(args ? "partitioned initializations checked" : bounds ? "partition numbers checked" : "partitioned communication", errors);
 }
 #endif
 
@@ -635,8 +656,9 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "buffers41")) buffers41();
 #endif
 #ifdef HAVE_PARTITIONED
-    if (!strcmp(what, "partitioned")) partitioned(0);
-    if (!strcmp(what, "partition-bounds")) partitioned(1);
+    if (!strcmp(what, "partitioned")) partitioned(0, 0);
+    if (!strcmp(what, "partition-bounds")) partitioned(1, 0);
+    if (!strcmp(what, "partition-args")) partitioned(0, 1);
 #endif
 #ifdef HAVE_IDUP_INFO
     if (!strcmp(what, "idup-info")) idup_info();

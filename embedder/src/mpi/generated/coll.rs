@@ -20,7 +20,7 @@ pub fn mpi_barrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32) -> Result<i32, Fa
 pub fn mpi_bcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast(buffer_ as _, count, datatype_, root_, comm_.host.0) })
@@ -32,7 +32,7 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
     call(&mut env, "MPI_Gather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -46,7 +46,7 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     call(&mut env, "MPI_Gatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -60,7 +60,7 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     call(&mut env, "MPI_Scatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -74,7 +74,7 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
     call(&mut env, "MPI_Scatterv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -135,7 +135,7 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
 pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -242,7 +242,7 @@ pub fn mpi_ibarrier(mut env: FunctionEnvMut<MpiEnv>, comm: i32, request: u32) ->
 pub fn mpi_ibcast(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibcast", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
@@ -258,7 +258,7 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
     call(&mut env, "MPI_Igather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -276,7 +276,7 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     call(&mut env, "MPI_Igatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -294,7 +294,7 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     call(&mut env, "MPI_Iscatter", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -312,7 +312,7 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     call(&mut env, "MPI_Iscatterv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -393,7 +393,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
 pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -500,7 +500,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
 pub fn mpi_bcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.host(unsafe { host_mpi::ffi::MPI_Bcast_c(buffer_ as _, count, datatype_, root_, comm_.host.0) })
@@ -512,7 +512,7 @@ pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i6
     call(&mut env, "MPI_Gather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -526,7 +526,7 @@ pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Scatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -563,7 +563,7 @@ pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
 pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -643,7 +643,7 @@ pub fn mpi_reduce_local_c(mut env: FunctionEnvMut<MpiEnv>, inbuf: u32, inoutbuf:
 pub fn mpi_ibcast_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ibcast_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
@@ -659,7 +659,7 @@ pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Igather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -677,7 +677,7 @@ pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Iscatter_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -726,7 +726,7 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
 pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Ireduce_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -827,7 +827,7 @@ pub fn mpi_barrier_init(mut env: FunctionEnvMut<MpiEnv>, comm: i32, info: i32, r
 pub fn mpi_bcast_init(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i32, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         let info_ = cx.info(info)?;
@@ -844,7 +844,7 @@ pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Gather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -863,7 +863,7 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Gatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -882,7 +882,7 @@ pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Scatter_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -901,7 +901,7 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     call(&mut env, "MPI_Scatterv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -987,7 +987,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
 pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i32, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -1101,7 +1101,7 @@ pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Gatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -1115,7 +1115,7 @@ pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     call(&mut env, "MPI_Scatterv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -1168,7 +1168,7 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Igatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -1186,7 +1186,7 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
     call(&mut env, "MPI_Iscatterv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -1254,7 +1254,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
 pub fn mpi_bcast_init_c(mut env: FunctionEnvMut<MpiEnv>, buffer: u32, count: i64, datatype: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Bcast_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (buffer_, datatype_) = if !(root_args || other_args) { (cx.mem.unchecked_empty(buffer), cx.datatype_or_null(datatype)) } else { let dt = cx.datatype(datatype)?; (cx.buffer(buffer, count as i64, &dt)?, dt.host.0) };
         let info_ = cx.info(info)?;
@@ -1271,7 +1271,7 @@ pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     call(&mut env, "MPI_Gather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
@@ -1290,7 +1290,7 @@ pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     call(&mut env, "MPI_Scatter_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
@@ -1342,7 +1342,7 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
 pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, count: i64, datatype: i32, op: i32, root: i32, comm: i32, info: i32, request: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Reduce_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let datatype_ = cx.datatype(datatype)?;
         let sendbuf_ = if !other_args { cx.mem.unchecked_empty(sendbuf) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { cx.in_place() } else { cx.buffer(sendbuf, count as i64, &datatype_)? };
@@ -1436,7 +1436,7 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     call(&mut env, "MPI_Gatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
@@ -1455,7 +1455,7 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     call(&mut env, "MPI_Scatterv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let root_ = cx.rank(root, false)?;
+        let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
         let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };

@@ -500,8 +500,8 @@ pub fn mpi_psend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
     call(&mut env, "MPI_Psend_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let buf_ = cx.buffer(buf, partitions as i64 * count, &datatype_)?;
-        let dest_ = cx.rank(dest, false)?;
+        let buf_ = { let len = cx.partitioned(partitions, count)?; cx.buffer(buf, len, &datatype_)? };
+        let dest_ = cx.peer(&comm_, dest, false)?;
         let tag_ = cx.tag(tag, false)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
@@ -518,8 +518,8 @@ pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
     call(&mut env, "MPI_Precv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
-        let buf_ = cx.buffer(buf, partitions as i64 * count, &datatype_)?;
-        let source_ = cx.rank(source, true)?;
+        let buf_ = { let len = cx.partitioned(partitions, count)?; cx.buffer(buf, len, &datatype_)? };
+        let source_ = cx.peer(&comm_, source, true)?;
         let tag_ = cx.tag(tag, false)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;

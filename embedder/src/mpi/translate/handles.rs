@@ -92,6 +92,19 @@ impl Ctx<'_> {
         RequestEntry { host, comm, made_by: self.function, persistent, active: !persistent, cancelled: false, partitions: 0, extra }
     }
 
+    /// The elements of `partitions` partitions of `count` each; neither may
+    /// be negative (Open MPI 5 takes either, and a negative pair would pass
+    /// the buffer check as a positive product).
+    pub fn partitioned(&self, partitions: i32, count: i64) -> MpiResult<i64> {
+        if partitions < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("negative partitions {partitions}")));
+        }
+        if count < 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {count}")));
+        }
+        Ok(partitions as i64 * count)
+    }
+
     /// Records how many partitions the partitioned request at `ptr` has.
     pub fn set_partitions(&mut self, ptr: u32, partitions: i32) -> MpiResult {
         let handle = self.mem.read_i32(ptr)?;

@@ -1,12 +1,13 @@
 //! The standard ABI's special values (ranks, tags, MPI_UNDEFINED, split
 //! types, comparison results) against the host's.
-use super::super::{call::Ctx, errors::{MpiError, MpiResult}};
+use super::super::{call::Ctx, errors::{MpiError, MpiResult}, state::CommEntry};
 use crate::{abi, host_mpi};
 
 impl Ctx<'_> {
     /// A destination/source rank: ranks pass through, the standard ABI's
     /// special values become the host's, other negative values are errors
-    /// (they could alias a host special value).
+    /// (they could alias a host special value). MPI_ROOT is only a root
+    /// (`root`): Open MPI 5's partitioned calls crash on it as a peer.
     #[inline]
     pub fn rank(&self, rank: i32, allow_any: bool) -> MpiResult<i32> {
         if rank >= 0 {
@@ -16,9 +17,25 @@ impl Ctx<'_> {
         match rank {
             abi::c::MPI_PROC_NULL => Ok(s.proc_null),
             abi::c::MPI_ANY_SOURCE if allow_any => Ok(s.any_source),
-            abi::c::MPI_ROOT => Ok(s.root),
             _ => Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("invalid rank {rank}"))),
         }
+    }
+
+    /// A rooted collective's root: a rank, or on an intercommunicator
+    /// MPI_ROOT (the root itself) or MPI_PROC_NULL (the rest of its group).
+    #[inline]
+    pub fn root(&self, root: i32) -> MpiResult<i32> {
+        if root == abi::c::MPI_ROOT { Ok(self.bridge.specials.root) } else { self.rank(root, false) }
+    }
+
+    /// A peer of `comm` (its remote group's on an intercommunicator), for
+    /// calls whose host MPI does not check the range itself: Open MPI 5's
+    /// partitioned calls abort the job on a rank past the group.
+    pub fn peer(&self, comm: &CommEntry, rank: i32, allow_any: bool) -> MpiResult<i32> {
+        if rank >= 0 && rank as i64 >= comm.peers {
+            return Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("rank {rank} is not in the communicator's group of {}", comm.peers)));
+        }
+        self.rank(rank, allow_any)
     }
 
     #[inline]
@@ -100,13 +117,17 @@ mod special_value_tests {
             assert_eq!(cx.rank(0, false).unwrap(), 0);
             assert_eq!(cx.rank(i32::MAX, false).unwrap(), i32::MAX);
             assert_eq!(cx.rank(abi::c::MPI_PROC_NULL, false).unwrap(), host.int("MPI_PROC_NULL"));
-            assert_eq!(cx.rank(abi::c::MPI_ROOT, false).unwrap(), host.int("MPI_ROOT"));
+            assert_eq!(cx.root(abi::c::MPI_ROOT).unwrap(), host.int("MPI_ROOT"));
+            assert_eq!(cx.root(abi::c::MPI_PROC_NULL).unwrap(), host.int("MPI_PROC_NULL"));
+            // MPI_ROOT names no peer
+            assert_eq!(cx.rank(abi::c::MPI_ROOT, true).unwrap_err().class, abi::c::MPI_ERR_RANK);
             assert_eq!(cx.rank(abi::c::MPI_ANY_SOURCE, true).unwrap(), host.int("MPI_ANY_SOURCE"));
             // ANY_SOURCE only where the call accepts it
             assert_eq!(cx.rank(abi::c::MPI_ANY_SOURCE, false).unwrap_err().class, abi::c::MPI_ERR_RANK);
-            for special in [abi::c::MPI_PROC_NULL, abi::c::MPI_ROOT, abi::c::MPI_ANY_SOURCE] {
+            for special in [abi::c::MPI_PROC_NULL, abi::c::MPI_ANY_SOURCE] {
                 assert_eq!(cx.rank_out(cx.rank(special, true).unwrap()), special);
             }
+            assert_eq!(cx.rank_out(cx.root(abi::c::MPI_ROOT).unwrap()), abi::c::MPI_ROOT);
             assert_eq!(cx.rank_out(7), 7);
         });
     }
@@ -120,6 +141,7 @@ mod special_value_tests {
             for v in [-5, i32::MIN, host.int("MPI_ANY_SOURCE"), host.int("MPI_PROC_NULL"), host.int("MPI_ROOT")] {
                 if !guest.contains(&v) {
                     assert_eq!(cx.rank(v, true).unwrap_err().class, abi::c::MPI_ERR_RANK, "rank {v}");
+                    assert_eq!(cx.root(v).unwrap_err().class, abi::c::MPI_ERR_RANK, "root {v}");
                 }
             }
             assert_eq!(cx.tag(0, false).unwrap(), 0);
