@@ -21,8 +21,9 @@ pub fn rank(mut env: FunctionEnvMut<MpiEnv>, comm: i32, rank: u32) -> Result<i32
 }
 
 impl Ctx<'_> {
-    /// MPI_Intercomm_merge: an intercommunicator. MPICH asserts on an
-    /// intracommunicator and aborts the job (the MPI-call fuzzer found it).
+    /// MPI_Intercomm_merge, MPI_Comm_remote_group: an intercommunicator.
+    /// MPICH asserts on an intracommunicator and aborts the job (the
+    /// MPI-call fuzzer found both).
     pub fn check_intercomm(&self, c: &CommEntry) -> super::errors::MpiResult {
         if c.inter {
             return Ok(());

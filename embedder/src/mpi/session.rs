@@ -369,6 +369,7 @@ pub fn intercomm_create_from_groups(
                 return Err(MpiError::new(abi::c::MPI_ERR_RANK, format!("{which} leader {leader} is not a rank of the {which} group of {size}")));
             }
         }
+        cx.check_disjoint_groups(lg, rg)?;
         let tag = cx.cstr(stringtag, MAX_STRINGTAG)?;
         let i = cx.info(info)?;
         cx.bridge.errhandler(errhandler)?;
@@ -379,6 +380,28 @@ pub fn intercomm_create_from_groups(
         cx.host(rc)?;
         cx.out_new_comm(newintercomm, c, errhandler)
     })
+}
+
+impl Ctx<'_> {
+    /// MPI_Intercomm_create_from_groups: this process is in the local
+    /// group, and no process is in both (MPI-4.1 7.6.2). Open MPI 5 and
+    /// MPICH 5 crash on a process in both, natively too.
+    fn check_disjoint_groups(&self, local: host_mpi::Group, remote: host_mpi::Group) -> MpiResult {
+        let (mut me, mut shared) = (0, 0);
+        let mut both = host_mpi::null_group();
+        self.host(unsafe { ffi::MPI_Group_rank(local.0, &mut me) })?;
+        self.host(unsafe { ffi::MPI_Group_intersection(local.0, remote.0, &mut both.0) })?;
+        let size = self.host(unsafe { ffi::MPI_Group_size(both.0, &mut shared) });
+        unsafe { ffi::MPI_Group_free(&mut both.0) };
+        size?;
+        if me == self.undefined() {
+            return Err(MpiError::new(abi::c::MPI_ERR_GROUP, "this process is not in the local group"));
+        }
+        if shared > 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_GROUP, format!("{shared} processes are in both the local and the remote group")));
+        }
+        Ok(())
+    }
 }
 
 #[inline]

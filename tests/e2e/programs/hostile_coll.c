@@ -180,6 +180,9 @@ int main(int argc, char **argv) {
     /* an intracommunicator where an intercommunicator belongs: MPICH asserts and aborts */
     rc = MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &made);
     expect("intercomm_merge of an intracommunicator", rc, MPI_ERR_COMM, made == MPI_COMM_WORLD);
+    MPI_Group remote = MPI_GROUP_EMPTY;
+    rc = MPI_Comm_remote_group(MPI_COMM_WORLD, &remote);
+    expect("comm_remote_group of an intracommunicator", rc, MPI_ERR_COMM, remote == MPI_GROUP_EMPTY);
 
     /* all-to-alls on one process whose block to itself is empty on one
      * side only: MPICH posted the other side and waited forever (natively

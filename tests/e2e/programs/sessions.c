@@ -342,6 +342,20 @@ static int bad_input(void) {
     MPI_Group_from_session_pset(s, "mpi://WORLD", &wg);
     MPI_Comm c = MPI_COMM_NULL;
     EXPECT(MPI_Intercomm_create_from_groups(wg, 0, wg, 99, "org.test.bad", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c) == MPI_ERR_RANK);
+    /* groups that are not disjoint, and a local group without this process:
+     * Open MPI 5 and MPICH 5 crash natively */
+    MPI_Group self, others;
+    int size;
+    MPI_Group_size(wg, &size);
+    MPI_Group_incl(wg, 1, &rank, &self);
+    MPI_Group_excl(wg, 1, &rank, &others);
+    EXPECT(MPI_Intercomm_create_from_groups(wg, 0, self, 0, "org.test.bad", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c) == MPI_ERR_GROUP);
+    EXPECT(MPI_Intercomm_create_from_groups(self, 0, self, 0, "org.test.bad", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c) == MPI_ERR_GROUP);
+    if (size > 1)
+        EXPECT(MPI_Intercomm_create_from_groups(others, 0, self, 0, "org.test.bad", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c) == MPI_ERR_GROUP);
+    EXPECT(c == MPI_COMM_NULL);
+    MPI_Group_free(&self);
+    MPI_Group_free(&others);
     MPI_Group_free(&wg);
 #endif
     EXPECT(MPI_Session_finalize(&s) == MPI_SUCCESS);

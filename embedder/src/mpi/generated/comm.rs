@@ -155,6 +155,7 @@ pub fn mpi_comm_remote_group(mut env: FunctionEnvMut<MpiEnv>, comm: i32, group: 
         let comm_ = cx.comm(comm)?;
         cx.mem.range(group, 4)?;
         let mut group_ = host_mpi::null_group();
+        cx.check_intercomm(&comm_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Comm_remote_group(comm_.host.0, &mut group_.0) })?;
         cx.out_group(group, group_)?;
         Ok(())
