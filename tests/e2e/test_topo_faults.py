@@ -10,7 +10,7 @@ def test_bad_topology_arguments_return_error_classes(build, run_wasm, np):
     r = run_wasm(build.wasm(PROGRAMS / "topo_faults.c"), np=np, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
-    assert len(lines) == 45 and all(line.endswith(" ok") for line in lines), r.stdout + r.stderr
+    assert len(lines) == 47 and all(line.endswith(" ok") for line in lines), r.stdout + r.stderr
     assert not failed_expects(r.stderr), r.stderr
     assert "panicked" not in r.stderr
     assert "Graph_neighbors wrote" not in r.stderr, r.stderr  # host bytes reached the guest

@@ -294,11 +294,21 @@ impl Ctx<'_> {
         if ndims < 0 {
             return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("negative ndims {ndims}")));
         }
+        // nnodes must be a multiple of the entries already set (MPI-4.1
+        // 8.5.2); MPICH multiplies them in a C int and divides by the
+        // product, which 65536 * 65536 makes 0 (SIGFPE, natively too)
+        let mut fixed: u64 = 1;
         for i in 0..ndims {
             let d = self.int_at(dims, i)?;
             if d < 0 {
                 return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("dims[{i}] = {d} is negative")));
             }
+            if d > 0 {
+                fixed = (fixed * d as u64).min(1 << 32);
+            }
+        }
+        if nnodes as u64 % fixed != 0 {
+            return Err(MpiError::new(abi::c::MPI_ERR_DIMS, format!("nnodes {nnodes} is not a multiple of the product of the dims set")));
         }
         Ok(())
     }

@@ -110,6 +110,12 @@ static void graph_arguments(int size, int rank, MPI_Comm cart) {
         /* no grid has 0 nodes: MPICH searched for one forever */
         dims[0] = dims[1] = dims[2] = 0;
         expect_class("Dims_create nnodes 0", MPI_Dims_create(0, 3, dims), MPI_ERR_DIMS);
+        /* nnodes not a multiple of the entries set; MPICH multiplied them in
+         * an int (65536 * 65536 = 0) and divided by it (SIGFPE) */
+        dims[1] = 5;
+        expect_class("Dims_create nnodes not a multiple of dims set", MPI_Dims_create(12, 2, dims), MPI_ERR_DIMS);
+        dims[0] = 0, dims[1] = dims[2] = 1 << 16;
+        expect_class("Dims_create dims set whose product overflows", MPI_Dims_create(12, 3, dims), MPI_ERR_DIMS);
     }
     {
         /* cart: dims {size, 1}, periods {1, 0} */
