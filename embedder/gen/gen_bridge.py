@@ -165,11 +165,17 @@ ARG_CHECKS = {
     "Dist_graph_create": ["cx.check_dist_graph(&comm_, n, sources, degrees, destinations, weights)?"],
     "Dist_graph_create_adjacent": ["cx.check_adjacent(&comm_, indegree, sources, sourceweights, outdegree, destinations, destweights)?"],
     "Dist_graph_neighbors": ['cx.check_max("maxindegree", maxindegree)?', 'cx.check_max("maxoutdegree", maxoutdegree)?'],
-    "Pready": ["cx.check_partitions(request, [partition])?"],
-    "Pready_range": ["cx.check_partition_range(request, partition_low, partition_high)?"],
-    "Pready_list": ["cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())?"],
-    "Parrived": ["cx.check_partitions(request, [partition])?"],
+    # (true: the peer is MPI_PROC_NULL, nothing to tell the host: PROC_NULL_PARTITIONED)
+    "Pready": ["if cx.check_partitions(request, [partition])? { return Ok(()); }"],
+    "Pready_range": ["if cx.check_partition_range(request, partition_low, partition_high)? { return Ok(()); }"],
+    "Pready_list": ["if cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())? { return Ok(()); }"],
+    "Parrived": ["if cx.check_partitions(request, [partition])? { return cx.write_int(flag, 1i32); }"],
 }
+# A partitioned communication with MPI_PROC_NULL has no effect (MPI-4.1
+# 4.10), and MPICH crashes on one: the host gets a persistent send or receive
+# with MPI_PROC_NULL instead (count 0: the same completion and status), and
+# Pready/Parrived do nothing on it. Function -> (that call, the peer).
+PROC_NULL_PARTITIONED = {"Psend_init": ("MPI_Send_init", "dest"), "Precv_init": ("MPI_Recv_init", "source")}
 # Arguments significant only at a leader rank (the standard's "significant
 # only at local_leader"): function -> (the leader parameter, the parameters
 # only it reads). Other ranks may pass anything there (-1, MPI_COMM_NULL), so
@@ -465,7 +471,7 @@ def gen_fn(f):
                 finish = f"cx.out_request({n}, {n}_, {persistent})?;"
             out_handle(body, args, after, n, "null_request", finish)
             if "partitions" in f.by_name:
-                after.append(f"cx.set_partitions({n}, partitions)?;")
+                after.append(f"cx.set_partitions({n}, partitions, null_peer)?;")
         elif k == "REQUEST" and d == "in":
             handle = f"cx.mem.read_i32({n})?" if p["wasm"] == "u32" else n
             body.append(f"let {n}_ = cx.request({handle})?;")
@@ -527,6 +533,11 @@ def gen_fn(f):
         body.append("let mut status_ = host_mpi::empty_status();")
         args.append("&mut status_")
     call = f"host_mpi::ffi::{host_fn}({', '.join(args)})"
+    if plain(f.short) in PROC_NULL_PARTITIONED:
+        plain_init, peer = PROC_NULL_PARTITIONED[plain(f.short)]
+        body.append(f"let null_peer = cx.is_proc_null({peer}_);")
+        call = (f"if null_peer {{ host_mpi::ffi::{plain_init}(buf_ as _, 0, datatype_.host.0, {peer}_, tag_, comm_.host.0, &mut request_.0) }} "
+                f"else {{ {call} }}")
     read = NONBLOCKING_READS.get(plain(f.short))
     if read:
         # Open MPI's nonblocking reads past the end of the file (file_reads.rs)

@@ -116,6 +116,9 @@ pub struct RequestEntry {
     pub cancelled: bool,
     /// MPI_Psend_init/MPI_Precv_init: how many partitions (0: not partitioned).
     pub partitions: i32,
+    /// A partitioned request with MPI_PROC_NULL as its peer, which the host
+    /// holds as a persistent send or receive (`Ctx::set_partitions`).
+    pub null_peer: bool,
     pub extra: Option<Box<RequestExtra>>,
 }
 
@@ -147,7 +150,7 @@ impl RequestEntry {
     #[cfg(test)]
     pub fn new(host: host_mpi::Request, persistent: bool) -> Self {
         let comm = host_mpi::null_communicator();
-        Self { host, comm, made_by: "test", persistent, active: !persistent, cancelled: false, partitions: 0, extra: None }
+        Self { host, comm, made_by: "test", persistent, active: !persistent, cancelled: false, partitions: 0, null_peer: false, extra: None }
     }
 
     /// Made by a nonblocking collective (which MPI_Request_free and

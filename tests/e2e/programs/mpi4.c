@@ -16,7 +16,8 @@
  *   partitioned  Psend_init, Precv_init, Pready(_range/_list), Parrived
  *   partition-bounds  the same, with partition numbers outside the request
  *   partition-args  the same, after initializations with a peer outside the
- *                group, MPI_ROOT as the peer, negative partitions or counts
+ *                group, MPI_ROOT as the peer, negative partitions or counts,
+ *                and a partitioned send and receive with MPI_PROC_NULL
  *   idup-info    Comm_idup_with_info */
 #include <stdlib.h>
 #include <string.h>
@@ -579,6 +580,28 @@ static void partitioned(int bounds, int args) {
         EXPECT(error_class(MPI_Psend_init(out, -1, -2, MPI_INT, right, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_ARG);
         EXPECT(error_class(MPI_Precv_init(in, 0, -2, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_COUNT);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        /* MPI_PROC_NULL: no effect, twice over (MPICH crashes natively) */
+        MPI_Request none[2];
+        MPI_Psend_init(out, PARTS, EACH, MPI_INT, MPI_PROC_NULL, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &none[0]);
+        MPI_Precv_init(in, PARTS, EACH, MPI_INT, MPI_PROC_NULL, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &none[1]);
+        for (int round = 0; round < 2; round++) {
+            MPI_Startall(2, none);
+            MPI_Pready(0, none[0]);
+            MPI_Pready_range(1, PARTS - 1, none[0]);
+            int arrived = 0, count = -1;
+            MPI_Parrived(none[1], PARTS - 1, &arrived);
+            EXPECT(arrived);
+            MPI_Status st[2];
+            MPI_Waitall(2, none, st);
+            MPI_Get_count(&st[1], MPI_INT, &count);
+            /* MPICH's persistent receives from MPI_PROC_NULL say MPI_ANY_SOURCE
+             * (MPI_Recv_init's too, natively) */
+            EXPECT((st[1].MPI_SOURCE == MPI_PROC_NULL || st[1].MPI_SOURCE == MPI_ANY_SOURCE) && st[1].MPI_TAG == MPI_ANY_TAG && count == 0);
+            EXPECT(none[0] != MPI_REQUEST_NULL && none[1] != MPI_REQUEST_NULL);
+        }
+        for (int i = 0; i < PARTS * EACH; i++) EXPECT(in[i] == -1);
+        MPI_Request_free(&none[0]);
+        MPI_Request_free(&none[1]);
     }
     MPI_Psend_init(out, PARTS, EACH, MPI_INT, right, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &send);
     MPI_Precv_init(in, PARTS, EACH, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &recv);

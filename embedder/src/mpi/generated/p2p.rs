@@ -506,9 +506,10 @@ pub fn mpi_psend_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Psend_init(buf_ as _, partitions, count, datatype_.host.0, dest_, tag_, comm_.host.0, info_.0, &mut request_.0) })?;
+        let null_peer = cx.is_proc_null(dest_);
+        cx.host(unsafe { if null_peer { host_mpi::ffi::MPI_Send_init(buf_ as _, 0, datatype_.host.0, dest_, tag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Psend_init(buf_ as _, partitions, count, datatype_.host.0, dest_, tag_, comm_.host.0, info_.0, &mut request_.0) } })?;
         cx.out_request(request, request_, true)?;
-        cx.set_partitions(request, partitions)?;
+        cx.set_partitions(request, partitions, null_peer)?;
         Ok(())
     })
 }
@@ -524,9 +525,10 @@ pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Precv_init(buf_ as _, partitions, count, datatype_.host.0, source_, tag_, comm_.host.0, info_.0, &mut request_.0) })?;
+        let null_peer = cx.is_proc_null(source_);
+        cx.host(unsafe { if null_peer { host_mpi::ffi::MPI_Recv_init(buf_ as _, 0, datatype_.host.0, source_, tag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Precv_init(buf_ as _, partitions, count, datatype_.host.0, source_, tag_, comm_.host.0, info_.0, &mut request_.0) } })?;
         cx.out_request(request, request_, true)?;
-        cx.set_partitions(request, partitions)?;
+        cx.set_partitions(request, partitions, null_peer)?;
         Ok(())
     })
 }
@@ -535,7 +537,7 @@ pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
 pub fn mpi_pready(mut env: FunctionEnvMut<MpiEnv>, partition: i32, request: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pready", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(request)?;
-        cx.check_partitions(request, [partition])?;
+        if cx.check_partitions(request, [partition])? { return Ok(()); };
         cx.host(unsafe { host_mpi::ffi::MPI_Pready(partition, request_.0) })
     })
 }
@@ -544,7 +546,7 @@ pub fn mpi_pready(mut env: FunctionEnvMut<MpiEnv>, partition: i32, request: i32)
 pub fn mpi_pready_range(mut env: FunctionEnvMut<MpiEnv>, partition_low: i32, partition_high: i32, request: i32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Pready_range", abi::c::MPI_COMM_WORLD, |cx| {
         let request_ = cx.request(request)?;
-        cx.check_partition_range(request, partition_low, partition_high)?;
+        if cx.check_partition_range(request, partition_low, partition_high)? { return Ok(()); };
         cx.host(unsafe { host_mpi::ffi::MPI_Pready_range(partition_low, partition_high, request_.0) })
     })
 }
@@ -554,7 +556,7 @@ pub fn mpi_pready_list(mut env: FunctionEnvMut<MpiEnv>, length: i32, array_of_pa
     call(&mut env, "MPI_Pready_list", abi::c::MPI_COMM_WORLD, |cx| {
         let array_of_partitions_ = cx.int_array(array_of_partitions, (length) as i64)?;
         let request_ = cx.request(request)?;
-        cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())?;
+        if cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())? { return Ok(()); };
         cx.host(unsafe { host_mpi::ffi::MPI_Pready_list(length, array_of_partitions_ as _, request_.0) })
     })
 }
@@ -565,7 +567,7 @@ pub fn mpi_parrived(mut env: FunctionEnvMut<MpiEnv>, request: i32, partition: i3
         let request_ = cx.request(request)?;
         cx.mem.range(flag, std::mem::size_of::<i32>() as u64)?;
         let mut flag_: i32 = 0;
-        cx.check_partitions(request, [partition])?;
+        if cx.check_partitions(request, [partition])? { return cx.write_int(flag, 1i32); };
         cx.host(unsafe { host_mpi::ffi::MPI_Parrived(request_.0, partition, &mut flag_) })?;
         cx.write_int(flag, flag_)?;
         Ok(())

@@ -89,7 +89,7 @@ impl Ctx<'_> {
         } else {
             Some(Box::new(RequestExtra { arrays: self.take_arrays(), ..Default::default() }))
         };
-        RequestEntry { host, comm, made_by: self.function, persistent, active: !persistent, cancelled: false, partitions: 0, extra }
+        RequestEntry { host, comm, made_by: self.function, persistent, active: !persistent, cancelled: false, partitions: 0, null_peer: false, extra }
     }
 
     /// The elements of `partitions` partitions of `count` each; neither may
@@ -105,34 +105,39 @@ impl Ctx<'_> {
         Ok(partitions as i64 * count)
     }
 
-    /// Records how many partitions the partitioned request at `ptr` has.
-    pub fn set_partitions(&mut self, ptr: u32, partitions: i32) -> MpiResult {
+    /// Records how many partitions the partitioned request at `ptr` has,
+    /// and whether its peer is MPI_PROC_NULL (the host then holds a
+    /// persistent send or receive with MPI_PROC_NULL: gen_bridge.py,
+    /// PROC_NULL_PARTITIONED).
+    pub fn set_partitions(&mut self, ptr: u32, partitions: i32, null_peer: bool) -> MpiResult {
         let handle = self.mem.read_i32(ptr)?;
         if let Some(e) = self.bridge.requests.get_mut(handle) {
             e.partitions = partitions;
+            e.null_peer = null_peer;
         }
         Ok(())
     }
 
     /// Partition numbers must name partitions of the request (not every
-    /// host MPI checks them before indexing its partition arrays).
-    pub fn check_partitions(&self, request: i32, parts: impl IntoIterator<Item = i32>) -> MpiResult {
-        let n = self.bridge.requests.get(request).map_or(0, |e| e.partitions);
+    /// host MPI checks them before indexing its partition arrays). True:
+    /// the request's peer is MPI_PROC_NULL, there is nothing to tell the host.
+    pub fn check_partitions(&self, request: i32, parts: impl IntoIterator<Item = i32>) -> MpiResult<bool> {
+        let (n, null_peer) = self.bridge.requests.get(request).map_or((0, false), |e| (e.partitions, e.null_peer));
         if n == 0 {
             return Err(MpiError::new(abi::c::MPI_ERR_REQUEST, format!("request {request:#x} is not a partitioned send")));
         }
         match parts.into_iter().find(|p| !(0..n).contains(p)) {
             Some(p) => Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("partition {p} is not one of the request's {n}"))),
-            None => Ok(()),
+            None => Ok(null_peer),
         }
     }
 
-    pub fn check_partition_range(&self, request: i32, low: i32, high: i32) -> MpiResult {
-        self.check_partitions(request, [low, high])?;
+    pub fn check_partition_range(&self, request: i32, low: i32, high: i32) -> MpiResult<bool> {
+        let null_peer = self.check_partitions(request, [low, high])?;
         if low > high {
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("partition range {low}..{high} is empty")));
         }
-        Ok(())
+        Ok(null_peer)
     }
 
     #[inline]

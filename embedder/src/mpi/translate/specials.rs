@@ -38,6 +38,11 @@ impl Ctx<'_> {
         self.rank(rank, allow_any)
     }
 
+    /// Whether a translated rank is the host's MPI_PROC_NULL.
+    pub fn is_proc_null(&self, host_rank: i32) -> bool {
+        host_rank == self.bridge.specials.proc_null
+    }
+
     #[inline]
     pub fn tag(&self, tag: i32, allow_any: bool) -> MpiResult<i32> {
         match tag {
