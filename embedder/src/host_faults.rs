@@ -16,6 +16,15 @@
 //! and not at the stack (a stack overflow of Wasm code, which stays a
 //! trap), is host code's: the handler says so and the process dies of the
 //! signal, as the native program would.
+//!
+//! SIGFPE and SIGILL carry no data address: there the instruction tells.
+//! Guest code lies in the engine's anonymous code memory, host code in the
+//! embedder's binary or a shared library (`dladdr` finds it): a division by
+//! zero in the host MPI library (MPICH's `MPI_Dims_create` divided by a
+//! product that overflowed to 0) or an instruction the CPU lacks (a library
+//! built for another CPU) is reported as a host crash. Cranelift's guest
+//! divisions by zero (the hardware's SIGFPE) and the engines' trap
+//! instructions (SIGILL) stay traps.
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::{segv_chain, shared_memory::format_hex};
@@ -23,28 +32,33 @@ use crate::{segv_chain, shared_memory::format_hex};
 /// The guest memory's reservation, `[START, END)` (0, 0: none yet).
 static START: AtomicUsize = AtomicUsize::new(0);
 static END: AtomicUsize = AtomicUsize::new(0);
-/// The message's first part ("embedder: rank N: "...), leaked once.
+/// The message's first part ("embedder: rank N: host code faulted ("),
+/// leaked once.
 static PREFIX: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static PREFIX_LEN: AtomicUsize = AtomicUsize::new(0);
-/// The handler that was in place before ours (Wasmer's), leaked once.
-static PREVIOUS: AtomicPtr<libc::sigaction> = AtomicPtr::new(std::ptr::null_mut());
+/// The handlers that were in place before ours (Wasmer's), leaked once.
+static PREVIOUS_SEGV: AtomicPtr<libc::sigaction> = AtomicPtr::new(std::ptr::null_mut());
+static PREVIOUS_FPE: AtomicPtr<libc::sigaction> = AtomicPtr::new(std::ptr::null_mut());
+static PREVIOUS_ILL: AtomicPtr<libc::sigaction> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Faults closer to the stack pointer than this are the stack's (an
 /// overflow into the guard below it, which the engine reports).
 const NEAR_STACK: usize = 1 << 20;
 
-/// Installs the handler for the guest memory reserved at `[start, start +
-/// len)`, after the engine's (so that it runs first); `who` begins the
+/// Installs the handlers for the guest memory reserved at `[start, start +
+/// len)`, after the engine's (so that they run first); `who` begins the
 /// message ("rank 3: " or nothing).
 pub fn guard(start: *const u8, len: usize, who: &str) {
     START.store(start as usize, Ordering::Release);
     END.store(start as usize + len, Ordering::Release);
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let text: &'static mut [u8] = Box::leak(format!("embedder: {who}host code faulted (SIGSEGV) at address ").into_bytes().into_boxed_slice());
+        let text: &'static mut [u8] = Box::leak(format!("embedder: {who}host code faulted (").into_bytes().into_boxed_slice());
         PREFIX_LEN.store(text.len(), Ordering::Release);
         PREFIX.store(text.as_mut_ptr(), Ordering::Release);
-        segv_chain::install(on_fault, &PREVIOUS);
+        segv_chain::install(libc::SIGSEGV, on_fault, &PREVIOUS_SEGV);
+        segv_chain::install(libc::SIGFPE, on_instruction_fault, &PREVIOUS_FPE);
+        segv_chain::install(libc::SIGILL, on_instruction_fault, &PREVIOUS_ILL);
     });
 }
 
@@ -56,35 +70,62 @@ fn host_fault(addr: usize, sp: Option<usize>, (start, end): (usize, usize)) -> b
     start != 0 && !in_guest && !at_stack
 }
 
+/// Whether the instruction at `pc` is host code: in the embedder or a
+/// shared library it loaded, not in the engine's code memory. `dladdr` is
+/// not on POSIX's async-signal-safe list; glibc's takes the loader's lock,
+/// which a fault inside the loader itself would hold.
+fn host_instruction(pc: usize) -> bool {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // Safety: dladdr reads the loader's tables and fills `info`.
+    pc != 0 && START.load(Ordering::Acquire) != 0 && unsafe { libc::dladdr(pc as *const libc::c_void, &mut info) } != 0 && !info.dli_fname.is_null()
+}
+
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
     // Safety: the kernel passes a valid siginfo and context; only atomics
     // and write(2) below (async-signal-safe).
     let addr = unsafe { (*info).si_addr() } as usize;
     let reserved = (START.load(Ordering::Acquire), END.load(Ordering::Acquire));
     if host_fault(addr, stack_pointer(context), reserved) {
-        const REST: &[u8] = b", outside the guest's memory: a crash of the host MPI library or of the embedder, not of the guest\n";
-        let mut hex = [0u8; 32];
-        let n = format_hex(addr as u64, &mut hex);
-        // one write, so that the ranks' lines do not interleave
-        let mut line = [0u8; 512];
-        let mut len = 0;
-        let prefix = PREFIX.load(Ordering::Acquire);
-        // Safety: the leaked prefix, PREFIX_LEN bytes long.
-        let prefix = if prefix.is_null() { &[][..] } else { unsafe { std::slice::from_raw_parts(prefix, PREFIX_LEN.load(Ordering::Acquire)) } };
-        for part in [prefix, &hex[..n], REST] {
-            let take = part.len().min(line.len() - len);
-            line[len..len + take].copy_from_slice(&part[..take]);
-            len += take;
-        }
-        unsafe {
-            libc::write(2, line.as_ptr() as *const libc::c_void, len);
-            // the default action: the store faults again and ends the process
-            libc::signal(sig, libc::SIG_DFL);
-        }
+        report(sig, b"SIGSEGV) at address ", addr, b", outside the guest's memory: a crash of the host MPI library or of the embedder, not of the guest\n");
         return;
     }
     // Safety: this handler's own arguments.
-    unsafe { segv_chain::forward(&PREVIOUS, sig, info, context) }
+    unsafe { segv_chain::forward(&PREVIOUS_SEGV, sig, info, context) }
+}
+
+extern "C" fn on_instruction_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+    // Safety: the kernel's siginfo: for these signals, the faulting instruction.
+    let pc = unsafe { (*info).si_addr() } as usize;
+    let previous = if sig == libc::SIGFPE { &PREVIOUS_FPE } else { &PREVIOUS_ILL };
+    if host_instruction(pc) {
+        let what: &[u8] = if sig == libc::SIGFPE { b"SIGFPE: an arithmetic error) at instruction " } else { b"SIGILL: an instruction this CPU does not run) at instruction " };
+        report(sig, what, pc, b", outside the guest's code: a crash of the host MPI library or of the embedder, not of the guest\n");
+        return;
+    }
+    // Safety: this handler's own arguments.
+    unsafe { segv_chain::forward(previous, sig, info, context) }
+}
+
+/// Writes the message and restores the default action: the instruction
+/// faults again and ends the process, as natively.
+fn report(sig: libc::c_int, what: &[u8], at: usize, rest: &[u8]) {
+    let mut hex = [0u8; 32];
+    let n = format_hex(at as u64, &mut hex);
+    // one write, so that the ranks' lines do not interleave
+    let mut line = [0u8; 512];
+    let mut len = 0;
+    let prefix = PREFIX.load(Ordering::Acquire);
+    // Safety: the leaked prefix, PREFIX_LEN bytes long.
+    let prefix = if prefix.is_null() { &[][..] } else { unsafe { std::slice::from_raw_parts(prefix, PREFIX_LEN.load(Ordering::Acquire)) } };
+    for part in [prefix, what, &hex[..n], rest] {
+        let take = part.len().min(line.len() - len);
+        line[len..len + take].copy_from_slice(&part[..take]);
+        len += take;
+    }
+    unsafe {
+        libc::write(2, line.as_ptr() as *const libc::c_void, len);
+        libc::signal(sig, libc::SIG_DFL);
+    }
 }
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
@@ -119,5 +160,17 @@ mod tests {
         assert!(!host_fault(0x7fff_0000_0000 - 4096, sp, reserved), "the stack's guard: an overflow");
         assert!(!host_fault(0x10, None, reserved), "no stack pointer: left to the engine");
         assert!(!host_fault(0x10, sp, (0, 0)), "no memory yet");
+    }
+
+    #[test]
+    fn instructions_of_the_embedder_and_its_libraries_are_the_hosts() {
+        START.store(0x10_0000_0000, Ordering::Release);
+        assert!(host_instruction(instructions_of_the_embedder_and_its_libraries_are_the_hosts as *const () as usize), "the embedder's");
+        assert!(host_instruction(libc::write as *const () as usize), "libc's");
+        // code the engine would compile lies in anonymous memory
+        let anonymous = unsafe { libc::mmap(std::ptr::null_mut(), 4096, libc::PROT_READ | libc::PROT_EXEC, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+        assert!(!host_instruction(anonymous as usize + 16), "anonymous code memory");
+        unsafe { libc::munmap(anonymous, 4096) };
+        assert!(!host_instruction(0), "no instruction");
     }
 }

@@ -1,13 +1,13 @@
-//! SIGSEGV handlers of the embedder's that run before the engine's: each is
-//! installed on top of the handler in place, and hands the faults it does
-//! not end itself on to that one (`forward`).
+//! Fault handlers of the embedder's (SIGSEGV, SIGFPE, SIGILL) that run
+//! before the engine's: each is installed on top of the handler in place,
+//! and hands the faults it does not end itself on to that one (`forward`).
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 pub type Handler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
 
-/// Installs `handler` for SIGSEGV and keeps the action it replaces in
+/// Installs `handler` for `signal` and keeps the action it replaces in
 /// `previous` (a leaked box), for `forward`.
-pub fn install(handler: Handler, previous: &AtomicPtr<libc::sigaction>) {
+pub fn install(signal: libc::c_int, handler: Handler, previous: &AtomicPtr<libc::sigaction>) {
     // Safety: sigaction with a zeroed action filled in; the old action
     // goes to a box that lives for the process.
     unsafe {
@@ -16,7 +16,7 @@ pub fn install(handler: Handler, previous: &AtomicPtr<libc::sigaction>) {
         ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
         libc::sigemptyset(&mut ours.sa_mask);
         let old: *mut libc::sigaction = Box::into_raw(Box::new(std::mem::zeroed()));
-        if libc::sigaction(libc::SIGSEGV, &ours, old) == 0 {
+        if libc::sigaction(signal, &ours, old) == 0 {
             previous.store(old, Ordering::Release);
         }
     }

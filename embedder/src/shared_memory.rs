@@ -221,7 +221,7 @@ fn watched(addr: usize) -> Option<&'static Slot> {
 
 fn install_handler() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| crate::segv_chain::install(on_fault, &PREVIOUS));
+    ONCE.call_once(|| crate::segv_chain::install(libc::SIGSEGV, on_fault, &PREVIOUS));
 }
 
 /// Writes the region's message if the fault is in a watched range, then

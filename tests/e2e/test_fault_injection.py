@@ -97,3 +97,28 @@ def test_a_fault_in_host_code_ends_the_job_as_a_host_crash(build, mpi, embedder,
     assert "host code faulted (SIGSEGV) at address 0x10, outside the guest's memory" in r.stderr, out
     assert "guest trapped" not in out, out
     assert time.monotonic() - start < 60, out
+
+
+@pytest.mark.parametrize("fault, message", [("divide", "SIGFPE: an arithmetic error"),
+                                            ("illegal", "SIGILL: an instruction this CPU does not run")])
+def test_an_arithmetic_or_illegal_instruction_in_host_code_is_a_host_crash(build, mpi, embedder, cache_dir, shim, fault, message):
+    """SIGFPE and SIGILL in the host library (MPICH's MPI_Dims_create once
+    divided by zero; a library built for another CPU) are host crashes,
+    told from the guest's by the instruction's place: the engine's code
+    memory is no loaded object's (embedder/src/host_faults.rs)."""
+    r = run_module(mpi, embedder, cache_dir, shim, build.wasm(EXAMPLES / "ring.c"), f"MPI_Barrier:{fault}")
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    assert f"host code faulted ({message}) at instruction 0x" in r.stderr and "outside the guest's code" in r.stderr, out
+    assert "guest trapped" not in out, out
+
+
+@pytest.mark.parametrize("backend", ["llvm", "cranelift"])
+def test_a_guest_division_by_zero_stays_a_guest_trap(build, run_wasm, backend):
+    """The control: a guest's division by zero, whichever way the backend
+    makes it trap (a check and a trap instruction, or the hardware's
+    division faulting), is the guest's."""
+    r = run_wasm(build.wasm(PROGRAMS / "faults.c"), "divzero", np=1, opts=["--backend", backend])
+    assert r.returncode != 0
+    assert "guest trapped: integer divide by zero" in r.stderr, r.stdout + r.stderr
+    assert "host code faulted" not in r.stderr, r.stderr

@@ -3,7 +3,9 @@
  * EMBEDDER_TEST_BREAK stops moving data (it returns MPI_SUCCESS), every other
  * call goes through to the real MPI. The family programs must notice.
  * "MPI_Barrier:fault" makes MPI_Barrier crash instead, as a host library's
- * bug would: a store through a null pointer's field. */
+ * bug would: a store through a null pointer's field; "MPI_Barrier:divide" an
+ * integer division by zero (SIGFPE), "MPI_Barrier:illegal" an instruction
+ * that always faults (SIGILL, as one the CPU lacks would). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -46,5 +48,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 /* a SIGSEGV in host code, at an address no guest memory holds */
 int MPI_Barrier(MPI_Comm comm) {
     if (broken("MPI_Barrier:fault")) *(volatile int *)(uintptr_t)16 = 1;
+    static volatile int numerator = 7, zero;
+    if (broken("MPI_Barrier:divide")) zero = numerator / zero;
+    if (broken("MPI_Barrier:illegal")) __builtin_trap();
     return REAL(MPI_Barrier)(comm);
 }

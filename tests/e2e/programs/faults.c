@@ -166,6 +166,10 @@ int main(int argc, char **argv) {
         x = *p;
     } else if (!strcmp(fault, "recursion")) {
         x = depth(0);
+    } else if (!strcmp(fault, "divzero")) {
+        volatile int numerator = 7, zero = 0, quotient;
+        quotient = numerator / zero;
+        x = quotient;
     } else if (!strcmp(fault, "deep-mpi")) {
         long levels = argc > 2 ? atol(argv[2]) : -1;
         printf("deep-mpi %ld\n", deep_mpi(0, levels));
