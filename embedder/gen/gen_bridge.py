@@ -147,6 +147,8 @@ ARG_CHECKS = {
                                    ("Scatterv", "root_args", "sendcounts_", "recvcount"), ("Alltoallv", "true", "sendcounts_", "recvcounts_"))
        for form in ("{0}", "I{1}", "{0}_init")},
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
+    "Win_post": ["cx.check_win_subgroup(&win_, group_)?"],
+    "Win_start": ["cx.check_win_subgroup(&win_, group_)?"],
     "Intercomm_merge": ["cx.check_intercomm(&comm_)?"],
     # MPICH 5.0.2 asserts on an intracommunicator (Open MPI 4: MPI_ERR_COMM,
     # MPICH 4.0: success)

@@ -126,6 +126,8 @@ HOSTILE = {
     "flush_local MPI_PROC_NULL": RANK,
     "unlock MPI_PROC_NULL": RANK,
     "free an invalid window": WIN,
+    "post a group outside the window's": {"MPI_ERR_GROUP"},
+    "start a group outside the window's": {"MPI_ERR_GROUP"},
     "win_create past memory": ANY_ERROR,
     "win_create running past the memory end": ANY_ERROR,
     "win_attach past memory": ANY_ERROR,

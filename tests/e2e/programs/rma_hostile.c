@@ -152,6 +152,19 @@ static void ranks_and_handles(MPI_Win win) {
     report("unlock MPI_PROC_NULL", MPI_Win_unlock(MPI_PROC_NULL, win));
     MPI_Win_unlock(right, win);
     report("free an invalid window", MPI_Win_free(&bogus));
+
+    /* post/start groups with processes outside the window's group (a
+     * window over MPI_COMM_SELF, the world group): Open MPI 5 indexed its
+     * peer arrays by them (SIGSEGV) */
+    MPI_Win self_win;
+    MPI_Group world_group;
+    MPI_Win_create(&res, sizeof res, 1, MPI_INFO_NULL, MPI_COMM_SELF, &self_win);
+    MPI_Win_set_errhandler(self_win, MPI_ERRORS_RETURN);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    report("post a group outside the window's", MPI_Win_post(world_group, 0, self_win));
+    report("start a group outside the window's", MPI_Win_start(world_group, 0, self_win));
+    MPI_Group_free(&world_group);
+    MPI_Win_free(&self_win);
 }
 
 /* Window creation over memory the guest does not have (collective: every

@@ -307,6 +307,7 @@ pub fn mpi_win_post(mut env: FunctionEnvMut<MpiEnv>, group: i32, assert: i32, wi
         let win_ = cx.win(win)?;
         let group_ = cx.group(group)?;
         let assert_ = cx.rma_assert(assert)?;
+        cx.check_win_subgroup(&win_, group_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_post(group_.0, assert_, win_.host.0) })
     })
 }
@@ -317,6 +318,7 @@ pub fn mpi_win_start(mut env: FunctionEnvMut<MpiEnv>, group: i32, assert: i32, w
         let win_ = cx.win(win)?;
         let group_ = cx.group(group)?;
         let assert_ = cx.rma_assert(assert)?;
+        cx.check_win_subgroup(&win_, group_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_start(group_.0, assert_, win_.host.0) })
     })
 }
