@@ -75,14 +75,12 @@ impl super::call::Ctx<'_> {
     /// Every process of `group` is in `container` (freed here).
     fn within(&self, group: host_mpi::Group, mut container: host_mpi::Group, whose: &str) -> super::errors::MpiResult {
         let mut size = 0;
-        let rc = unsafe { host_mpi::ffi::MPI_Group_size(group.0, &mut size) };
+        let mut rc = unsafe { host_mpi::ffi::MPI_Group_size(group.0, &mut size) };
         let ranks: Vec<i32> = (0..size.max(0)).collect();
         let mut translated = vec![0; ranks.len()];
-        let rc = if rc == 0 {
-            unsafe { host_mpi::ffi::MPI_Group_translate_ranks(group.0, size, ranks.as_ptr() as _, container.0, translated.as_mut_ptr()) }
-        } else {
-            rc
-        };
+        if rc == 0 {
+            rc = unsafe { host_mpi::ffi::MPI_Group_translate_ranks(group.0, size, ranks.as_ptr() as _, container.0, translated.as_mut_ptr()) };
+        }
         unsafe { host_mpi::ffi::MPI_Group_free(&mut container.0) };
         self.host(rc)?;
         match translated.iter().position(|&r| r == self.undefined()) {

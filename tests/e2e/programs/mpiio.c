@@ -413,6 +413,18 @@ static MPI_Offset shared_position(MPI_File fh) {
     return pos;
 }
 
+/* After each rank wrote a record through the shared pointer (its status
+ * in `st`): the count, then the position once every record is in the file. */
+static MPI_Offset after_shared_record(MPI_File fh, MPI_Status *st) {
+    int count = -1;
+    MPI_Get_count(st, MPI_CHAR, &count);
+    EXPECT(count == REC);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    return shared_position(fh);
+}
+
 static int shared(const char *path) {
     MPI_File fh;
     MPI_Status st;
@@ -441,12 +453,7 @@ static int shared(const char *path) {
     char one[REC];
     record(one, 's', rank, 0);
     EXPECT(MPI_File_write_shared(fh, one, REC, MPI_CHAR, &st) == MPI_SUCCESS);
-    MPI_Get_count(&st, MPI_CHAR, &count);
-    EXPECT(count == REC);
-    MPI_File_sync(fh);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_File_sync(fh);
-    pos = shared_position(fh);
+    pos = after_shared_record(fh, &st);
     EXPECT(pos == total + REC * size);
     if (rank == 0) printf("shared position after write_shared %lld\n", (long long)pos);
     MPI_Offset fsize = -1;
@@ -503,12 +510,7 @@ static int shared(const char *path) {
     record(one, 'i', rank, 0);
     EXPECT(MPI_File_iwrite_shared(fh, one, REC, MPI_CHAR, &req) == MPI_SUCCESS);
     EXPECT(MPI_Wait(&req, &st) == MPI_SUCCESS);
-    MPI_Get_count(&st, MPI_CHAR, &count);
-    EXPECT(count == REC);
-    MPI_File_sync(fh);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_File_sync(fh);
-    pos = shared_position(fh);
+    pos = after_shared_record(fh, &st);
     EXPECT(pos == total + 2 * REC * size);
     check("iwrite_shared");
     EXPECT(MPI_File_close(&fh) == MPI_SUCCESS);
