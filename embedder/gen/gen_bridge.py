@@ -146,6 +146,11 @@ ARG_CHECKS = {
                                    ("Allgatherv", "true", "sendcount", "recvcounts_"), ("Gatherv", "root_args", "sendcount", "recvcounts_"),
                                    ("Scatterv", "root_args", "sendcounts_", "recvcount"), ("Alltoallv", "true", "sendcounts_", "recvcounts_"))
        for form in ("{0}", "I{1}", "{0}_init")},
+    # the blocks a process that is its own neighbour sends itself
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_neighbor_self_blocks(&comm_, ({send}, sendtype_), ({recv}, recvtype_))?"]
+       for f, send, recv in (("Neighbor_allgather", "sendcount", "recvcount"), ("Neighbor_alltoall", "sendcount", "recvcount"),
+                             ("Neighbor_allgatherv", "sendcount", "recvcounts_"), ("Neighbor_alltoallv", "sendcounts_", "recvcounts_"))
+       for form in ("{0}", "I{1}", "{0}_init")},
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Win_post": ["cx.check_win_subgroup(&win_, group_)?"],
     "Win_start": ["cx.check_win_subgroup(&win_, group_)?"],

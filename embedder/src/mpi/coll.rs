@@ -25,16 +25,26 @@ use crate::{abi, host_mpi, host_mpi::ffi};
 /// array (C ints, or MPI_Count for the `_c` forms): the count of block `i`.
 pub trait SelfCount: Copy {
     fn at(self, i: usize) -> Option<i64>;
+    /// The count of every block, for a single count.
+    fn uniform(self) -> Option<i64> {
+        None
+    }
 }
 
 impl SelfCount for i32 {
     fn at(self, _: usize) -> Option<i64> {
         Some(self as i64)
     }
+    fn uniform(self) -> Option<i64> {
+        Some(self as i64)
+    }
 }
 
 impl SelfCount for i64 {
     fn at(self, _: usize) -> Option<i64> {
+        Some(self)
+    }
+    fn uniform(self) -> Option<i64> {
         Some(self)
     }
 }
@@ -96,6 +106,52 @@ impl Ctx<'_> {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_TRUNCATE,
                 format!("this process's block to itself is {sent} bytes sent and {received} received: the two must match"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A neighbourhood collective's blocks from this process to itself
+    /// (`Ctx::self_neighbor_blocks`) must hold as many bytes on both
+    /// sides, as `check_self_block`'s. MPICH 5 asserts and aborts the job
+    /// when they do not, MPICH 4 truncates without an error, Open MPI
+    /// says MPI_ERR_TRUNCATE or succeeds. Which send block meets which
+    /// receive block differs between hosts (MPICH 4.0's blocking and
+    /// nonblocking forms disagree on a periodic dimension of one
+    /// process), so the sizes are compared as sets: a mismatch under
+    /// every pairing is MPI_ERR_TRUNCATE, on every host.
+    #[inline]
+    pub fn check_neighbor_self_blocks(&self, comm: &CommEntry, send: (impl SelfCount, ffi::MPI_Datatype), recv: (impl SelfCount, ffi::MPI_Datatype)) -> MpiResult {
+        if let (Some(sent), Some(received)) = (send.0.uniform(), recv.0.uniform()) {
+            if sent == received && send.1 == recv.1 {
+                return Ok(());
+            }
+        }
+        let bytes = |(count, datatype): (Option<i64>, ffi::MPI_Datatype)| -> MpiResult<i128> {
+            Ok(count.unwrap_or(0) as i128 * self.host_type_size(datatype)? as i128)
+        };
+        self.neighbor_self_sizes(comm, |j| bytes((send.0.at(j), send.1)), |i| bytes((recv.0.at(i), recv.1)))
+    }
+
+    /// `check_neighbor_self_blocks` given each block's bytes.
+    #[inline(never)]
+    pub fn neighbor_self_sizes(
+        &self,
+        comm: &CommEntry,
+        sent: impl Fn(usize) -> MpiResult<i128>,
+        received: impl Fn(usize) -> MpiResult<i128>,
+    ) -> MpiResult {
+        let (to_self, from_self) = self.self_neighbor_blocks(comm)?;
+        let sizes = |blocks: Vec<usize>, size: &dyn Fn(usize) -> MpiResult<i128>| -> MpiResult<Vec<i128>> {
+            let mut v = blocks.into_iter().map(size).collect::<MpiResult<Vec<_>>>()?;
+            v.sort_unstable();
+            Ok(v)
+        };
+        let (sent, received) = (sizes(to_self, &sent)?, sizes(from_self, &received)?);
+        if sent != received {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_TRUNCATE,
+                format!("this process is its own neighbour: its blocks to itself are {sent:?} bytes sent and {received:?} received: the two must match"),
             ));
         }
         Ok(())
@@ -187,6 +243,13 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
         if let (Some(sent), Some(received)) = (count(&send), count(&recv)) {
             cx.self_block_sizes((sent, send.types.get(own)), (received, recv.types.get(own)))?;
         }
+    }
+    if form.neighbor {
+        let bytes = |s: &Side, i: usize| -> MpiResult<i128> {
+            let count = if form.large { (s.counts as *const i64).at(i) } else { (s.counts as *const i32).at(i) };
+            Ok(count.unwrap_or(0) as i128 * cx.host_type_size(s.types.get(i))? as i128)
+        };
+        cx.neighbor_self_sizes(&c, |j| bytes(&send, j), |i| bytes(&recv, i))?;
     }
     Ok((c.host, send, recv))
 }

@@ -143,6 +143,47 @@ impl Ctx<'_> {
         }
     }
 
+    /// Where this process is its own neighbour in `c`'s topology: the
+    /// indices of the send blocks that go to itself and of the receive
+    /// blocks that come from itself. A Cartesian dimension of one process
+    /// that is periodic makes both neighbours this process; a graph or
+    /// distributed graph may list it among its neighbours (self-loops).
+    pub fn self_neighbor_blocks(&self, c: &CommEntry) -> MpiResult<(Vec<usize>, Vec<usize>)> {
+        let t = host_topo();
+        let kind = self.topo_kind(c)?;
+        let own = |list: &[i32]| list.iter().enumerate().filter(|(_, &r)| r == c.rank).map(|(i, _)| i).collect::<Vec<_>>();
+        if kind == t.cart {
+            let n = self.cartdim(c)? as usize;
+            let (mut dims, mut periods, mut coords) = (vec![0; n], vec![0; n], vec![0; n]);
+            self.host(unsafe { ffi::MPI_Cart_get(c.host.0, n as i32, dims.as_mut_ptr(), periods.as_mut_ptr(), coords.as_mut_ptr()) })?;
+            let blocks: Vec<usize> = (0..n).filter(|&d| dims[d] == 1 && periods[d] != 0).flat_map(|d| [2 * d, 2 * d + 1]).collect();
+            Ok((blocks.clone(), blocks))
+        } else if kind == t.graph {
+            let n = self.graph_degree(c, c.rank)?;
+            let mut neighbors = vec![0; n as usize];
+            self.host(unsafe { ffi::MPI_Graph_neighbors(c.host.0, c.rank, n as i32, neighbors.as_mut_ptr()) })?;
+            let blocks = own(&neighbors);
+            Ok((blocks.clone(), blocks))
+        } else {
+            let (ins, outs) = self.neighbor_degrees(c)?;
+            let (mut sources, mut destinations) = (vec![0; ins as usize], vec![0; outs as usize]);
+            // real weight arrays: the host writes them when the graph is weighted
+            let (mut source_weights, mut dest_weights) = (vec![0; ins as usize + 1], vec![0; outs as usize + 1]);
+            self.host(unsafe {
+                ffi::MPI_Dist_graph_neighbors(
+                    c.host.0,
+                    ins as i32,
+                    sources.as_mut_ptr(),
+                    source_weights.as_mut_ptr(),
+                    outs as i32,
+                    destinations.as_mut_ptr(),
+                    dest_weights.as_mut_ptr(),
+                )
+            })?;
+            Ok((own(&destinations), own(&sources)))
+        }
+    }
+
     /// A rank a topology query reads the graph or grid at: one of `c`'s.
     pub fn topo_rank(&self, c: &CommEntry, rank: i32) -> MpiResult<i32> {
         if (0..c.peers).contains(&(rank as i64)) {

@@ -223,6 +223,59 @@ int main(int argc, char **argv) {
     rc = MPI_Alltoallv(self_send, &single, &none, MPI_DOUBLE, self_recv, &two, &none, MPI_INT, MPI_COMM_SELF);
     expect("alltoallv on one process, one double received as two ints", rc, MPI_SUCCESS, self_recv[0] == 7.0);
 
+    /* neighbourhood collectives where a process is its own neighbour (a
+     * periodic dimension of one process, a graph's self-loop): both sides
+     * of those blocks must hold as many bytes; MPICH 5 asserted and
+     * aborted the job, MPICH 4 truncated without an error */
+    MPI_Comm ring = MPI_COMM_NULL, line = MPI_COMM_NULL, loop = MPI_COMM_NULL, graph = MPI_COMM_NULL, grid = MPI_COMM_NULL;
+    int one_dim[1] = {1}, periodic[1] = {1}, open_ends[1] = {0}, self_rank = 0, graph_index[1] = {1};
+    MPI_Cart_create(MPI_COMM_SELF, 1, one_dim, periodic, 0, &ring);
+    MPI_Cart_create(MPI_COMM_SELF, 1, one_dim, open_ends, 0, &line);
+    MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, &self_rank, MPI_UNWEIGHTED, 1, &self_rank, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &loop);
+    MPI_Graph_create(MPI_COMM_SELF, 1, graph_index, &self_rank, 0, &graph);
+    int grid_dims[2] = {np, 1}, grid_periods[2] = {1, 1};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, grid_dims, grid_periods, 0, &grid);
+    double nsend[4] = {7.0, 8.0, 9.0, 10.0}, nrecv[4] = {0};
+    int nzero[2] = {0, 0}, nsingle[2] = {1, 1}, nfirst[2] = {1, 0}, ndispl[2] = {0, 1};
+    MPI_Count ncount_zero[1] = {0}, ncount_one[1] = {1};
+    MPI_Aint nbytes_at[2] = {0, 8}, naint_zero[1] = {0};
+    MPI_Datatype ntypes[2] = {MPI_DOUBLE, MPI_DOUBLE};
+    rc = MPI_Neighbor_allgather(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, ring);
+    expect("neighbor_allgather on a periodic ring of one sending 16 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_allgather(nsend, 3, MPI_CHAR, nrecv, 1, MPI_DOUBLE, ring); /* MPICH 5: element size assertion */
+    expect("neighbor_allgather on a periodic ring of one sending 3 chars to itself, receiving a double", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Ineighbor_alltoall(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, ring, &req);
+    expect("ineighbor_alltoall on a periodic ring of one sending 16 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoall_init(nsend, 1, MPI_DOUBLE, nrecv, 1, MPI_INT, ring, MPI_INFO_NULL, &req);
+    expect("neighbor_alltoall_init on a periodic ring of one sending 8 bytes to itself, receiving 4", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoallv(nsend, nfirst, ndispl, MPI_DOUBLE, nrecv, nfirst, ndispl, MPI_INT, ring);
+    expect("neighbor_alltoallv on a periodic ring of one sending 8 and 0 bytes to itself, receiving 4 and 0", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoallv(nsend, nzero, ndispl, MPI_DOUBLE, nrecv, nsingle, ndispl, MPI_DOUBLE, loop);
+    expect("neighbor_alltoallv on a self-loop sending 0 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Ineighbor_allgatherv(nsend, 2, MPI_DOUBLE, nrecv, nsingle, ndispl, MPI_DOUBLE, loop, &req);
+    expect("ineighbor_allgatherv on a self-loop sending 16 bytes to itself, receiving 8", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoallw(nsend, nsingle, nbytes_at, ntypes, nrecv, nzero, nbytes_at, ntypes, loop);
+    expect("neighbor_alltoallw on a self-loop sending 8 bytes to itself, receiving 0", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoallv_c(nsend, ncount_one, naint_zero, MPI_DOUBLE, nrecv, ncount_zero, naint_zero, MPI_DOUBLE, loop);
+    expect("neighbor_alltoallv_c on a self-loop sending 8 bytes to itself, receiving 0", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_allgather(nsend, 1, MPI_DOUBLE, nrecv, 1, MPI_FLOAT, graph);
+    expect("neighbor_allgather on a graph of one with a self-loop sending 8 bytes to itself, receiving 4", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoall(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, grid);
+    expect("neighbor_alltoall on a grid with a periodic dimension of one process, 16 bytes sent, 8 received", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    /* no neighbour at either end of a line of one: nothing to compare */
+    rc = MPI_Neighbor_allgather(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, line);
+    expect("neighbor_allgather on a non-periodic line of one (no neighbours)", rc, MPI_SUCCESS, nrecv[0] == 0);
+    /* equal bytes in other types go through, whichever block meets which */
+    rc = MPI_Neighbor_alltoall(nsend, 1, MPI_DOUBLE, nrecv, 2, MPI_INT, ring);
+    expect("neighbor_alltoall on a periodic ring of one, one double received as two ints", rc, MPI_SUCCESS,
+           (nrecv[0] == 7.0 && nrecv[1] == 8.0) || (nrecv[0] == 8.0 && nrecv[1] == 7.0));
+    nrecv[0] = nrecv[1] = 0;
+    rc = MPI_Neighbor_alltoallv(nsend + 1, nsingle, ndispl, MPI_DOUBLE, nrecv, nsingle, ndispl, MPI_DOUBLE, loop);
+    expect("neighbor_alltoallv on a self-loop, 8 bytes each way", rc, MPI_SUCCESS, nrecv[0] == 8.0);
+    MPI_Comm *made_topos[] = {&ring, &line, &loop, &graph, &grid};
+    for (int i = 0; i < 5; i++)
+        if (*made_topos[i] != MPI_COMM_NULL) MPI_Comm_free(made_topos[i]);
+
     /* the job is still consistent: a real collective works */
     int sum = 0, one = 1;
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -314,6 +314,7 @@ pub fn mpi_neighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -325,6 +326,7 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -336,6 +338,7 @@ pub fn mpi_neighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -347,6 +350,7 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -360,6 +364,7 @@ pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -375,6 +380,7 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -390,6 +396,7 @@ pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -405,6 +412,7 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -418,6 +426,7 @@ pub fn mpi_neighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -429,6 +438,7 @@ pub fn mpi_neighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
 }
@@ -442,6 +452,7 @@ pub fn mpi_ineighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -457,6 +468,7 @@ pub fn mpi_ineighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -473,6 +485,7 @@ pub fn mpi_neighbor_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -489,6 +502,7 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -505,6 +519,7 @@ pub fn mpi_neighbor_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -521,6 +536,7 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -534,6 +550,7 @@ pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -545,6 +562,7 @@ pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
         let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
 }
@@ -558,6 +576,7 @@ pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -573,6 +592,7 @@ pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -589,6 +609,7 @@ pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -605,6 +626,7 @@ pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: 
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -621,6 +643,7 @@ pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
@@ -637,6 +660,7 @@ pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
