@@ -416,7 +416,9 @@ def gen_fn(f):
                 body.append(f"let {n}_ = cx.topo_rank(&comm_, {n})?;")
                 args.append(f"{n}_")
             else:
-                wild = "true" if p["name"] in WILDCARD_PARAMS or (p["name"] == "source") else "false"
+                # no wildcards in partitioned receives (MPI-4.1 4.2.2):
+                # MPICH refuses MPI_ANY_SOURCE, Open MPI 5 takes it
+                wild = "true" if p["name"] in WILDCARD_PARAMS and f.short != "Precv_init" else "false"
                 # partitioned: Open MPI 5 does not check the peer's range
                 check = f"cx.peer(&comm_, {n}, {wild})?" if f.short in ("Psend_init", "Precv_init") else f"cx.rank({n}, {wild})?"
                 body.append(f"let {n}_ = {at_leader(p, leader_only, check, '0')};")

@@ -17,6 +17,7 @@
  *   partition-bounds  the same, with partition numbers outside the request
  *   partition-args  the same, after initializations with a peer outside the
  *                group, MPI_ROOT as the peer, negative partitions or counts,
+ *                wildcards in a partitioned receive,
  *                and a partitioned send and receive with MPI_PROC_NULL
  *   idup-info    Comm_idup_with_info */
 #include <stdlib.h>
@@ -579,6 +580,9 @@ static void partitioned(int bounds, int args) {
         EXPECT(error_class(MPI_Precv_init(in, PARTS, EACH, MPI_INT, MPI_ROOT, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
         EXPECT(error_class(MPI_Psend_init(out, -1, -2, MPI_INT, right, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_ARG);
         EXPECT(error_class(MPI_Precv_init(in, 0, -2, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_COUNT);
+        /* no wildcards in a partitioned receive (MPI-4.1 4.2.2): Open MPI 5 took them */
+        EXPECT(error_class(MPI_Precv_init(in, PARTS, EACH, MPI_INT, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_RANK);
+        EXPECT(error_class(MPI_Precv_init(in, PARTS, EACH, MPI_INT, left, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &r)) == MPI_ERR_TAG);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
         /* MPI_PROC_NULL: no effect, twice over (MPICH crashes natively) */
         MPI_Request none[2];

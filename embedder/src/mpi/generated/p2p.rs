@@ -520,7 +520,7 @@ pub fn mpi_precv_init(mut env: FunctionEnvMut<MpiEnv>, buf: u32, partitions: i32
         let comm_ = cx.comm(comm)?;
         let datatype_ = cx.datatype(datatype)?;
         let buf_ = { let len = cx.partitioned(partitions, count)?; cx.buffer(buf, len, &datatype_)? };
-        let source_ = cx.peer(&comm_, source, true)?;
+        let source_ = cx.peer(&comm_, source, false)?;
         let tag_ = cx.tag(tag, false)?;
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
