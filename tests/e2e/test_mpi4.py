@@ -18,6 +18,9 @@ HOST_FEATURES = {
     "persistent-w": ["MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init"],
     "buffers41": ["MPI_Comm_attach_buffer", "MPI_Comm_flush_buffer", "MPI_Comm_iflush_buffer", "MPI_Comm_detach_buffer",
                   "MPI_Comm_attach_buffer_c", "MPI_Comm_detach_buffer_c", "MPI_Buffer_flush", "MPI_Buffer_iflush"],
+    # the process's and a communicator's buffer detached while a nonblocking
+    # flush of it is pending (a crash in MPICH 5 natively)
+    "flush-then-detach": ["MPI_Buffer_iflush", "MPI_Comm_attach_buffer", "MPI_Comm_iflush_buffer", "MPI_Comm_detach_buffer"],
     "partitioned": ["MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived"],
     "idup-info": ["MPI_Comm_idup_with_info"],
 }
@@ -26,7 +29,9 @@ HOST_FEATURES = {
 # Open MPI 5 does not: it aborts the job or crashes)
 HOST_FEATURES["partition-bounds"] = HOST_FEATURES["partitioned"]
 HOST_FEATURES["partition-args"] = HOST_FEATURES["partitioned"]
-WASM_ONLY = {"partition-bounds", "partition-args"}
+WASM_ONLY = {"partition-bounds", "partition-args", "flush-then-detach"}
+# glibc fills freed memory: a host that reads memory it freed crashes at once
+PERTURBED = {"flush-then-detach"}
 EMBEDDERS_OWN = ["Info_get_string", "Type_size_c, Type_get_(true_)extent_c", "Op_create_c", "Buffer_attach_c, Buffer_detach_c",
                   "Abi_get_version, Abi_get_info, Abi_*_fortran_*",
                   "Type_get_value_index", "Status_get/set_source/tag/error",
@@ -61,7 +66,8 @@ def test_the_embedders_own_mpi4_functions_work_on_every_host(build, run_wasm, ru
 @pytest.mark.parametrize("feature", HOST_FEATURES)
 def test_mpi4_functions_of_the_host(build, run_wasm, run_native, host_has, feature, np):
     src = PROGRAMS / "mpi4.c"
-    wasm = run_wasm(build.wasm(src, *ALL), feature, np=np)
+    env = {"MALLOC_PERTURB_": "165"} if feature in PERTURBED else {}
+    wasm = run_wasm(build.wasm(src, *ALL), feature, np=np, env=env)
     missing = [f for f in HOST_FEATURES[feature] if f not in host_has]
     if missing:
         assert wasm.returncode != 0, wasm.stdout

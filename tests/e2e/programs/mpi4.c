@@ -13,6 +13,8 @@
  *   persistent-w Alltoallw_init, Neighbor_alltoallw_init
  *   buffers41    MPI-4.1 Comm_attach_buffer family, Buffer_(i)flush,
  *                MPI_BUFFER_AUTOMATIC
+ *   flush-then-detach  nonblocking flushes still pending when their
+ *                buffer is detached
  *   partitioned  Psend_init, Precv_init, Pready(_range/_list), Parrived
  *   partition-bounds  the same, with partition numbers outside the request
  *   partition-args  the same, after initializations with a peer outside the
@@ -466,6 +468,39 @@ static void buffers41(void) {
     EXPECT(back == MPI_BUFFER_AUTOMATIC && got[0] == left);
     check("Comm_attach/detach/(i)flush_buffer, Buffer_(i)flush", errors);
 }
+
+/* A nonblocking flush the program has not completed when it detaches the
+ * buffer: MPICH 5 freed the flush's state at the detach, and the
+ * request's next test read freed memory (a crash once that memory was
+ * reused; the test runs with glibc's MALLOC_PERTURB_, which fills freed
+ * memory). The request completes as an empty flush. */
+static void flush_then_detach(void) {
+    int errors = 0, flag = 0, bsize = -1;
+    static char pbuf[4096], cbuf[4096];
+    void *back = NULL;
+    MPI_Request r;
+    MPI_Comm dup;
+    MPI_Buffer_attach(pbuf, (int)sizeof pbuf);
+    MPI_Buffer_iflush(&r);
+    MPI_Buffer_detach(&back, &bsize);
+    EXPECT(back == pbuf && bsize == (int)sizeof pbuf);
+    while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    EXPECT(r == MPI_REQUEST_NULL);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_attach_buffer(dup, cbuf, (int)sizeof cbuf);
+    MPI_Comm_iflush_buffer(dup, &r);
+    MPI_Comm_detach_buffer(dup, &back, &bsize);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    EXPECT(r == MPI_REQUEST_NULL && back == cbuf);
+    MPI_Comm_free(&dup);
+    MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0);
+    MPI_Buffer_iflush(&r);
+    MPI_Buffer_detach(&back, &bsize);
+    flag = 0;
+    while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    EXPECT(r == MPI_REQUEST_NULL && back == MPI_BUFFER_AUTOMATIC);
+    check("flushes still pending at a detach", errors);
+}
 #endif
 
 #ifdef HAVE_PERSISTENT_W
@@ -681,6 +716,7 @@ int main(int argc, char **argv) {
 #endif
 #ifdef HAVE_BUFFERS41
     if (!strcmp(what, "buffers41")) buffers41();
+    if (!strcmp(what, "flush-then-detach")) flush_then_detach();
 #endif
 #ifdef HAVE_PARTITIONED
     if (!strcmp(what, "partitioned")) partitioned(0, 0);
