@@ -13,6 +13,7 @@ use wasmer::FunctionEnvMut;
 
 use super::{
     call::{call, Ctx},
+    datatype::DatatypeEntry,
     errors::{Fatal, MpiError, MpiResult},
     held,
     state::CommEntry,
@@ -106,6 +107,31 @@ impl Ctx<'_> {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_TRUNCATE,
                 format!("this process's block to itself is {sent} bytes sent and {received} received: the two must match"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A reduction's send and receive buffers may not overlap (an output
+    /// may not alias an input, MPI-4.1 2.6.2; MPI_IN_PLACE is how a
+    /// reduction reuses its buffer). The hosts trust it: MPICH 5 asserts
+    /// in its copy of the input (overlapping `memcpy`) and aborts the job,
+    /// MPICH 4 and Open MPI read input they already overwrote. Checked for
+    /// dense types, whose elements fill their span; with others a program
+    /// may interleave the two legally, and the host gets the call.
+    #[inline]
+    pub fn check_disjoint(&self, both_sides: bool, sendbuf: *mut u8, send: i64, recvbuf: *mut u8, recv: i64, datatype: &DatatypeEntry) -> MpiResult {
+        if !both_sides || send <= 0 || recv <= 0 || sendbuf == self.in_place() {
+            return Ok(());
+        }
+        let Some(extent) = datatype.dense_extent() else { return Ok(()) };
+        // both spans were checked inside guest memory: no overflow
+        let (s, r) = (sendbuf as usize, recvbuf as usize);
+        let (s_end, r_end) = (s + (send * extent) as usize, r + (recv * extent) as usize);
+        if s < r_end && r < s_end {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_BUFFER,
+                "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)",
             ));
         }
         Ok(())

@@ -223,6 +223,26 @@ int main(int argc, char **argv) {
     rc = MPI_Alltoallv(self_send, &single, &none, MPI_DOUBLE, self_recv, &two, &none, MPI_INT, MPI_COMM_SELF);
     expect("alltoallv on one process, one double received as two ints", rc, MPI_SUCCESS, self_recv[0] == 7.0);
 
+    /* a reduction whose send and receive buffers overlap (without
+     * MPI_IN_PLACE): MPICH 5 asserted in its copy of the input and aborted
+     * the job. Every rank's call is local: each fails before it communicates */
+    int ovl[64] = {0};
+    for (int i = 0; i < 64; i++) ovl[i] = i;
+    rc = MPI_Allreduce(ovl, ovl + 1, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("allreduce with the receive buffer one int into the send buffer", rc, MPI_ERR_BUFFER, ovl[1] == 1 && ovl[4] == 4);
+    rc = MPI_Iallreduce(ovl, ovl, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+    expect("iallreduce with the same send and receive buffer", rc, MPI_ERR_BUFFER, ovl[0] == 0);
+    for (int i = 0; i < 64; i++) ovl[i] = i;
+    rc = MPI_Reduce_scatter_block(ovl + 3, ovl + 2 * np + 1, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("reduce_scatter_block receiving into the end of its send buffer", rc, MPI_ERR_BUFFER, ovl[2 * np + 1] == 2 * np + 1);
+    rc = MPI_Scan(ovl + 8, ovl, 9, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("scan with the send buffer's first int the receive buffer's last", rc, MPI_ERR_BUFFER, ovl[0] == 0 && ovl[8] == 8);
+    rc = MPI_Reduce(ovl, ovl + 2, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
+    expect("reduce at its root with overlapping buffers", rc, MPI_ERR_BUFFER, ovl[2] == 2);
+    /* adjacent buffers do not overlap */
+    rc = MPI_Reduce(ovl, ovl + 4, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
+    expect("reduce with the receive buffer right after the send buffer", rc, MPI_SUCCESS, ovl[4] == 0 && ovl[7] == 3);
+
     /* neighbourhood collectives where a process is its own neighbour (a
      * periodic dimension of one process, a graph's self-loop): both sides
      * of those blocks must hold as many bytes; MPICH 5 asserted and

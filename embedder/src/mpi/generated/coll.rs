@@ -142,6 +142,7 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -155,6 +156,7 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -182,6 +184,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -196,6 +199,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -209,6 +213,7 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -222,6 +227,7 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -402,6 +408,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -419,6 +426,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -438,6 +446,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -456,6 +465,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -473,6 +483,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -490,6 +501,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -570,6 +582,7 @@ pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -583,6 +596,7 @@ pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -597,6 +611,7 @@ pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcount as i64 * n } else { recvcount as i64 }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -610,6 +625,7 @@ pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -623,6 +639,7 @@ pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -735,6 +752,7 @@ pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -752,6 +770,7 @@ pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -770,6 +789,7 @@ pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -787,6 +807,7 @@ pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -804,6 +825,7 @@ pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -997,6 +1019,7 @@ pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1015,6 +1038,7 @@ pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1035,6 +1059,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1054,6 +1079,7 @@ pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1072,6 +1098,7 @@ pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1090,6 +1117,7 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1159,6 +1187,7 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let recvbuf_ = cx.buffer(recvbuf, if sendbuf == abi::c::MPI_IN_PLACE as u32 { recvcounts_.sum } else { recvcounts_.at(comm_.rank) }, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -1244,6 +1273,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1352,6 +1382,7 @@ pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1370,6 +1401,7 @@ pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1389,6 +1421,7 @@ pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1407,6 +1440,7 @@ pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1425,6 +1459,7 @@ pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1517,6 +1552,7 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
