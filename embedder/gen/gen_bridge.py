@@ -148,12 +148,12 @@ ARG_CHECKS = {
        for form in ("{0}", "I{1}", "{0}_init")},
     # a reduction's send and receive buffers: (function, both significant
     # here, send elements, receive elements)
-    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint({both}, sendbuf_, {send}, recvbuf_, {recv}, &datatype_)?"]
-       for f, both, send, recv in (("Reduce", "root_args && other_args", "count as i64", "count as i64"),
-                                   ("Allreduce", "true", "count as i64", "count as i64"),
-                                   ("Scan", "true", "count as i64", "count as i64"), ("Exscan", "true", "count as i64", "count as i64"),
-                                   ("Reduce_scatter_block", "true", "recvcount as i64 * n", "recvcount as i64"),
-                                   ("Reduce_scatter", "true", "recvcounts_.sum", "recvcounts_.at(comm_.rank)"))
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint_equal({both}, sendbuf_, recvbuf_, count as i64, &datatype_)?"]
+       for f, both in (("Reduce", "root_args && other_args"), ("Allreduce", "true"), ("Scan", "true"), ("Exscan", "true"))
+       for form in ("{0}", "I{1}", "{0}_init")},
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint(true, sendbuf_, {send}, recvbuf_, {recv}, &datatype_)?"]
+       for f, send, recv in (("Reduce_scatter_block", "recvcount as i64 * n", "recvcount as i64"),
+                             ("Reduce_scatter", "recvcounts_.sum", "recvcounts_.at(comm_.rank)"))
        for form in ("{0}", "I{1}", "{0}_init")},
     # the blocks a process that is its own neighbour sends itself
     **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_neighbor_self_blocks(&comm_, ({send}, sendtype_), ({recv}, recvtype_))?"]

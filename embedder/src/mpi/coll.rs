@@ -119,22 +119,40 @@ impl Ctx<'_> {
     /// MPICH 4 and Open MPI read input they already overwrote. Checked for
     /// dense types, whose elements fill their span; with others a program
     /// may interleave the two legally, and the host gets the call.
-    #[inline]
+    #[inline(always)]
     pub fn check_disjoint(&self, both_sides: bool, sendbuf: *mut u8, send: i64, recvbuf: *mut u8, recv: i64, datatype: &DatatypeEntry) -> MpiResult {
-        if !both_sides || send <= 0 || recv <= 0 || sendbuf == self.in_place() {
-            return Ok(());
-        }
-        let Some(extent) = datatype.dense_extent() else { return Ok(()) };
-        // both spans were checked inside guest memory: no overflow
+        // no branch but the last on the usual call: a type that is not
+        // dense counts 0 bytes, and both spans were checked inside guest
+        // memory (MPI_IN_PLACE's sentinel is told apart out of line)
+        let extent = datatype.dense_extent().unwrap_or(0) as usize;
         let (s, r) = (sendbuf as usize, recvbuf as usize);
-        let (s_end, r_end) = (s + (send * extent) as usize, r + (recv * extent) as usize);
-        if s < r_end && r < s_end {
-            return Err(MpiError::new(
-                abi::c::MPI_ERR_BUFFER,
-                "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)",
-            ));
+        let s_end = s.wrapping_add((send.max(0) as usize).wrapping_mul(extent));
+        let r_end = r.wrapping_add((recv.max(0) as usize).wrapping_mul(extent));
+        if both_sides && s < r_end && r < s_end {
+            return self.overlapping(sendbuf);
         }
         Ok(())
+    }
+
+    /// `check_disjoint` with as many elements on both sides (Reduce,
+    /// Allreduce, Scan, Exscan): the buffers overlap when their starts are
+    /// closer than one side's bytes, one comparison on the usual call.
+    #[inline(always)]
+    pub fn check_disjoint_equal(&self, both_sides: bool, sendbuf: *mut u8, recvbuf: *mut u8, count: i64, datatype: &DatatypeEntry) -> MpiResult {
+        let bytes = (count.max(0) as usize).wrapping_mul(datatype.dense_extent().unwrap_or(0) as usize);
+        if both_sides && (sendbuf as usize).abs_diff(recvbuf as usize) < bytes {
+            return self.overlapping(sendbuf);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn overlapping(&self, sendbuf: *mut u8) -> MpiResult {
+        if sendbuf == self.in_place() {
+            return Ok(());
+        }
+        Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)"))
     }
 
     /// A neighbourhood collective's blocks from this process to itself

@@ -142,7 +142,7 @@ pub fn mpi_reduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -156,7 +156,7 @@ pub fn mpi_allreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -213,7 +213,7 @@ pub fn mpi_scan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, cou
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -227,7 +227,7 @@ pub fn mpi_exscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -408,7 +408,7 @@ pub fn mpi_ireduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -426,7 +426,7 @@ pub fn mpi_iallreduce(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u3
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -483,7 +483,7 @@ pub fn mpi_iscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, co
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -501,7 +501,7 @@ pub fn mpi_iexscan(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -582,7 +582,7 @@ pub fn mpi_reduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let recvbuf_ = if !root_args { cx.mem.unchecked_empty(recvbuf) } else { cx.buffer(recvbuf, count as i64, &datatype_)? };
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0) })
     })
 }
@@ -596,7 +596,7 @@ pub fn mpi_allreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -625,7 +625,7 @@ pub fn mpi_scan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, c
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -639,7 +639,7 @@ pub fn mpi_exscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32,
         let recvbuf_ = cx.buffer(recvbuf, count as i64, &datatype_)?;
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -752,7 +752,7 @@ pub fn mpi_ireduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -770,7 +770,7 @@ pub fn mpi_iallreduce_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallreduce_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -807,7 +807,7 @@ pub fn mpi_iscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32, 
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -825,7 +825,7 @@ pub fn mpi_iexscan_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iexscan_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1019,7 +1019,7 @@ pub fn mpi_reduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1038,7 +1038,7 @@ pub fn mpi_allreduce_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1098,7 +1098,7 @@ pub fn mpi_scan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u32
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1117,7 +1117,7 @@ pub fn mpi_exscan_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1382,7 +1382,7 @@ pub fn mpi_reduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(root_args && other_args, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(root_args && other_args, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1401,7 +1401,7 @@ pub fn mpi_allreduce_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allreduce_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1440,7 +1440,7 @@ pub fn mpi_scan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf: u
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1459,7 +1459,7 @@ pub fn mpi_exscan_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf:
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.check_disjoint(true, sendbuf_, count as i64, recvbuf_, count as i64, &datatype_)?;
+        cx.check_disjoint_equal(true, sendbuf_, recvbuf_, count as i64, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Exscan_init_c(sendbuf_ as _, recvbuf_ as _, count, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
