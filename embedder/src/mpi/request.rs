@@ -445,7 +445,10 @@ pub fn request_free(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32
             cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
             grequest::free(cx.bridge, h);
         } else {
-            cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
+            // null: a flush the bridge completed at its buffer's detach
+            if !host_mpi::is_null_request(r) {
+                cx.host(unsafe { ffi::MPI_Request_free(&mut r.0) })?;
+            }
             cx.bridge.requests.remove(h);
         }
         Ok(cx.mem.write_i32(request, NULL)?)
@@ -521,6 +524,8 @@ pub fn cancel(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fata
             Some(e) if !e.active => Err(MpiError::new(abi::c::MPI_ERR_REQUEST, "an inactive persistent request has nothing to cancel")),
             Some(e) if e.collective() => Err(not_for_collectives("MPI_Cancel")),
             Some(e) if e.cancelled => Ok(()),
+            // a flush the bridge completed at its buffer's detach
+            _ if host_mpi::is_null_request(r) => Ok(()),
             _ => {
                 cx.host(unsafe { ffi::MPI_Cancel(&mut r.0) })?;
                 if let Some(e) = cx.bridge.requests.get_mut(h) {

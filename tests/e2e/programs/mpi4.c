@@ -499,6 +499,11 @@ static void flush_then_detach(void) {
     flag = 0;
     while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
     EXPECT(r == MPI_REQUEST_NULL && back == MPI_BUFFER_AUTOMATIC);
+    /* such a request may still be cancelled (no effect) and freed */
+    MPI_Buffer_attach(pbuf, (int)sizeof pbuf);
+    MPI_Buffer_iflush(&r);
+    MPI_Buffer_detach(&back, &bsize);
+    EXPECT(MPI_Cancel(&r) == MPI_SUCCESS && MPI_Request_free(&r) == MPI_SUCCESS && r == MPI_REQUEST_NULL);
     check("flushes still pending at a detach", errors);
 }
 #endif
