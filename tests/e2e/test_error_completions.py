@@ -11,6 +11,8 @@ MPI_Waitany/Testany, the count and statuses of MPI_Waitsome/Testsome and
 MPI_Testall, a single status's MPI_ERROR left as the caller had it, and a
 persistent request that completed beside the failure inactive, so that it
 starts again (before, the bridge kept it active and refused MPI_Start)."""
+import re
+
 from conftest import PROGRAMS
 
 SRC = PROGRAMS / "error_completions.c"
@@ -25,12 +27,20 @@ def by_rank(stdout):
     return [l for l in lines if not l.startswith("rank 1 ")], [l for l in lines if l.startswith("rank 1 ")]
 
 
+def comparable(lines):
+    """The lines without what the embedder decides itself: whether a
+    persistent request never started, beside the failure, stays (natively
+    Open MPI 4.1's MPI_Waitany frees it; the standard keeps it)."""
+    return [re.sub(r", kept \d, started again \w+", "", l) if l.startswith("inactive beside") else l for l in lines]
+
+
 def test_requests_that_complete_with_an_error_end_as_natively(build, run_wasm, run_native):
     wasm = run_wasm(build.wasm(SRC), np=2)
     native = run_native(build.native(SRC), np=2)
     assert native.returncode == 0, native.stdout + native.stderr
     assert wasm.returncode == 0, wasm.stdout + wasm.stderr
-    assert by_rank(wasm.stdout) == by_rank(native.stdout), f"wasm:\n{wasm.stdout}\nnative:\n{native.stdout}"
+    assert [comparable(r) for r in by_rank(wasm.stdout)] == [comparable(r) for r in by_rank(native.stdout)], \
+        f"wasm:\n{wasm.stdout}\nnative:\n{native.stdout}"
     assert len(by_rank(wasm.stdout)[1]) == 1, wasm.stdout
     lines = wasm.stdout.splitlines()
     # every function reported the truncation, and the Waitall after it completed the rest
@@ -49,3 +59,10 @@ def test_requests_that_complete_with_an_error_end_as_natively(build, run_wasm, r
     # every library makes it inactive at least there (MPICH 5.0 refuses a
     # start after the failed Testall, Waitsome and Testsome natively too)
     assert "error in-status, kept 1, started again none" in persistent[0], persistent[0]
+    # a persistent request never started, beside the failure, is untouched:
+    # the bridge gives the host null for it, as MPI-4.1 (3.7.3) treats it
+    # (MPICH's MPI_Waitall hung on a persistent collective never started)
+    inactive = [l for l in lines if l.startswith("inactive beside an error")]
+    assert len(inactive) == 4, wasm.stdout
+    for k, line in enumerate(inactive):
+        assert line.endswith(f"kept 1, started again none, received {20 + k}"), line

@@ -5,6 +5,9 @@
 //! Guest request handles index the bridge's request table. A completed
 //! non-persistent request is removed and the guest's handle overwritten with
 //! MPI_REQUEST_NULL; a persistent one stays (inactive) until Request_free.
+//! An inactive persistent request goes to the host's completion calls as
+//! MPI_REQUEST_NULL (`RequestEntry::host_to_complete`), to Startall as
+//! itself.
 //! Arrays go through scratch vectors kept in the bridge (`Scratch`), so a
 //! warm Waitall allocates nothing; a Waitall on a few requests keeps them on
 //! the stack (`waitall_few`). A request may appear once in an array (the
@@ -40,27 +43,37 @@ pub struct Scratch {
     statuses: host_mpi::StatusVec,
 }
 
+/// What a request array is loaded for: which host request an inactive
+/// persistent one is.
+#[derive(Clone, Copy, PartialEq)]
+enum Purpose {
+    /// A completion call: MPI_REQUEST_NULL (`RequestEntry::host_to_complete`).
+    Complete,
+    /// MPI_Startall: its own.
+    Start,
+}
+
 /// Runs `f` on the request array at `ptr[0..n]` loaded into the bridge's
 /// scratch (`load`), which goes back to the bridge whatever happens.
-fn with_loaded<R>(cx: &mut Ctx, ptr: u32, n: i32, f: impl FnOnce(&mut Ctx, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
+fn with_loaded<R>(cx: &mut Ctx, purpose: Purpose, ptr: u32, n: i32, f: impl FnOnce(&mut Ctx, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
     let mut s = cx.bridge.request_scratch.take().unwrap_or_default();
-    let result = load(cx.bridge, cx.mem.view(), &mut s, ptr, n).and_then(|()| f(cx, &mut s));
+    let result = load(cx.bridge, cx.mem.view(), &mut s, purpose, ptr, n).and_then(|()| f(cx, &mut s));
     cx.bridge.request_scratch = Some(s);
     result
 }
 
-/// `with_loaded` for the paths that take the bridge and the memory instead
-/// of the context (call.rs).
+/// `with_loaded` for the completion calls that take the bridge and the
+/// memory instead of the context (call.rs).
 fn loaded<R>(bridge: &mut Bridge, mem: &GuestMemory, ptr: u32, n: i32, f: impl FnOnce(&mut Bridge, &mut Scratch) -> MpiResult<R>) -> MpiResult<R> {
     let mut s = bridge.request_scratch.take().unwrap_or_default();
-    let result = load(bridge, mem.view(), &mut s, ptr, n).and_then(|()| f(bridge, &mut s));
+    let result = load(bridge, mem.view(), &mut s, Purpose::Complete, ptr, n).and_then(|()| f(bridge, &mut s));
     bridge.request_scratch = Some(s);
     result
 }
 
 /// The guest handles at `ptr[0..n]` and their host requests (null for
 /// MPI_REQUEST_NULL); every handle valid and none twice.
-fn load(bridge: &Bridge, mem: GuestMemory, s: &mut Scratch, ptr: u32, n: i32) -> MpiResult {
+fn load(bridge: &Bridge, mem: GuestMemory, s: &mut Scratch, purpose: Purpose, ptr: u32, n: i32) -> MpiResult {
     if n < 0 {
         return Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("negative count {n}")));
     }
@@ -69,16 +82,21 @@ fn load(bridge: &Bridge, mem: GuestMemory, s: &mut Scratch, ptr: u32, n: i32) ->
     handles.clear();
     handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
-    let loaded = hosts.extend_mapped(handles, |h| host_of(bridge, h)).map_err(|i| invalid_request(handles[i]));
+    let loaded = match purpose {
+        Purpose::Complete => hosts.extend_mapped(handles, |h| host_of(bridge, h)),
+        Purpose::Start => hosts.extend_mapped(handles, |h| bridge.requests.get(h).map(|e| e.host.0)),
+    };
+    let loaded = loaded.map_err(|i| invalid_request(handles[i]));
     loaded.and_then(|()| distinct(handles))
 }
 
-/// The host request of guest request `h` (null for MPI_REQUEST_NULL);
-/// `None` for an invalid handle.
+/// The host request of guest request `h` for a completion call (null for
+/// MPI_REQUEST_NULL and an inactive persistent request); `None` for an
+/// invalid handle.
 #[inline]
 fn host_of(bridge: &Bridge, h: i32) -> Option<ffi::MPI_Request> {
     match bridge.requests.get(h) {
-        Some(e) => Some(e.host.0),
+        Some(e) => Some(e.host_to_complete().0),
         None if h == NULL => Some(host_mpi::null_request().0),
         None => None,
     }
@@ -195,6 +213,8 @@ fn retire_rest(bridge: &mut Bridge, entry: RequestEntry) {
 /// to freed host memory: a second MPI_Wait on it, which natively finds
 /// MPI_REQUEST_NULL, aborted the host (Open MPI freed its communicator
 /// reference twice, `free(): invalid pointer`; MPICH: internal error).
+/// Runs before anything deactivates a request: an inactive persistent
+/// request went to the host as null (`host_of`), and was not freed.
 #[cold]
 #[inline(never)]
 fn forget_freed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32) -> MpiResult {
@@ -203,7 +223,11 @@ fn forget_freed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &
             continue;
         }
         let ptr = requests + 4 * i as u32;
-        if bridge.requests.get(h).is_some_and(|e| e.persistent) {
+        let Some(e) = bridge.requests.get(h) else { continue };
+        if e.persistent {
+            if !e.active {
+                continue;
+            }
             retire(bridge, h);
             mem.write_i32(ptr, NULL)?;
         } else {
@@ -281,7 +305,7 @@ fn check_statuses_ptr(mem: &GuestMemory, ptr: u32, n: i32) -> MpiResult {
 pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Wait", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
-        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? };
         cx.check_status_ptr(status)?;
         cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
@@ -298,7 +322,7 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
 pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Test", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
-        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request(h)? };
+        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? };
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
         let (mut f, mut st) = (0, host_mpi::empty_status());
@@ -318,7 +342,7 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
 #[inline]
 pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Request_get_status", WORLD, |cx| {
-        let r = if request == NULL { host_mpi::null_request() } else { cx.request(request)? };
+        let r = if request == NULL { host_mpi::null_request() } else { cx.request_to_complete(request)? };
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
         let (mut f, mut st) = (0, host_mpi::empty_status());
@@ -399,7 +423,7 @@ pub fn request_get_status_some(mut env: FunctionEnvMut<MpiEnv>, incount: i32, re
 
 /// Each request's status if it is complete (MPI_Request_get_status on the host).
 fn peek(cx: &mut Ctx, requests: u32, count: i32) -> MpiResult<Vec<Option<host_mpi::Status>>> {
-    with_loaded(cx, requests, count, |cx, s| {
+    with_loaded(cx, Purpose::Complete, requests, count, |cx, s| {
         let mut done = Vec::with_capacity(s.handles.len());
         for i in 0..s.handles.len() {
             let (mut f, mut st) = (0, host_mpi::empty_status());
@@ -470,7 +494,7 @@ pub fn start(mut env: FunctionEnvMut<MpiEnv>, request: u32) -> Result<i32, Fatal
 #[inline]
 pub fn startall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Startall", WORLD, |cx| {
-        with_loaded(cx, requests, count, |cx, s| {
+        with_loaded(cx, Purpose::Start, requests, count, |cx, s| {
             startable(cx, &s.handles)?;
             let rc = unsafe { ffi::MPI_Startall(count, s.hosts.as_mut_ptr()) };
             if rc == host_mpi::SUCCESS {
@@ -597,31 +621,39 @@ fn waitall_many(bridge: &mut Bridge, mem: GuestMemory, count: i32, requests: u32
         let Scratch { handles, hosts, statuses: st } = s;
         st.reset(count as usize);
         let rc = unsafe { ffi::MPI_Waitall(count, hosts.as_mut_ptr(), st.as_mut_ptr()) };
-        // With MPI_ERR_IN_STATUS only some requests completed: the host
-        // nulled those; a persistent one it nulled, it freed (`forget_freed`)
-        let all_done = rc == host_mpi::SUCCESS;
-        let result = finish_all(bridge, &mem, requests, handles, |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
-        if all_done {
-            return result;
+        if rc == host_mpi::SUCCESS {
+            return finish_all(bridge, &mem, requests, handles, |_| true, statuses, |i| st.get(i));
         }
-        all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
+        let finish = |bridge: &mut Bridge| finish_all(bridge, &mem, requests, handles, |i| host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i));
+        all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, finish, rc)
     })
 }
 
-/// MPI_Waitall/Testall failed with `rc` after `result` of completing the
-/// requests the host nulled and writing the statuses: a persistent one
-/// among them the host freed (`forget_freed`; the others are gone
-/// already), and one the host kept completed unless its status says
-/// MPI_ERR_PENDING (these calls fail only once every request completed,
-/// bar those), so the bridge lets it start again and the host decides, as
-/// natively (MPICH 5.0 refuses after MPI_Testall; asking the host with
+/// MPI_Waitall/Testall failed with `rc` (MPI_ERR_IN_STATUS): only some
+/// requests completed, and the host nulled those. First a persistent one
+/// among them the host freed goes (`forget_freed`, which must see which
+/// persistent requests were active before the call); then `finish`
+/// completes the nulled ones and writes the statuses; then a persistent
+/// one the host kept completed unless its status says MPI_ERR_PENDING
+/// (these calls fail only once every request completed, bar those), so
+/// the bridge lets it start again and the host decides, as natively (MPICH
+/// 5.0 refuses after MPI_Testall; asking the host with
 /// MPI_Request_get_status would have made it inactive there).
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn all_failed(bridge: &mut Bridge, mem: GuestMemory, requests: u32, handles: &[i32], host_after: impl Fn(usize) -> ffi::MPI_Request, statuses: u32, result: MpiResult, rc: i32) -> MpiResult {
-    result?;
+fn all_failed(
+    bridge: &mut Bridge,
+    mem: GuestMemory,
+    requests: u32,
+    handles: &[i32],
+    host_after: impl Fn(usize) -> ffi::MPI_Request,
+    statuses: u32,
+    finish: impl FnOnce(&mut Bridge) -> MpiResult,
+    rc: i32,
+) -> MpiResult {
     forget_freed(bridge, mem.view(), requests, handles, host_after, statuses)?;
+    finish(bridge)?;
     for (i, &h) in handles.iter().enumerate() {
         let slot = status_slot(statuses, i);
         if slot == 0 || mem.read_i32(slot + abi::STATUS_ERROR as u32)? != abi::c::MPI_ERR_PENDING {
@@ -666,45 +698,76 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
     let host_statuses = if ignored { bridge.statuses_ignore as *mut host_mpi::Status } else { st.write([0; FEW * host_mpi::MAX_STATUS / 8]).as_mut_ptr() as *mut host_mpi::Status };
     let rc = unsafe { ffi::MPI_Waitall(n as i32, hosts.as_mut_ptr(), host_statuses) };
     // as in `waitall_many`
-    let all_done = rc == host_mpi::SUCCESS;
-    let done = |i| all_done || host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
-    let mut result = complete_done(bridge, &mem, requests, handles, done, statuses);
-    if !ignored && result.is_ok() {
-        // Safety: written above unless ignored
-        let st = unsafe { st.assume_init_ref() };
-        let stride = host_mpi::constants().status.size;
-        result = write_statuses(bridge, &mem, statuses, |i| host_mpi::status_in(st, stride, i), n);
-    }
-    if all_done {
-        return result;
+    // Safety: written by the host unless ignored
+    let written = (!ignored).then(|| unsafe { &st.assume_init_ref()[..] });
+    if rc == host_mpi::SUCCESS {
+        return finish_few(bridge, &mem, requests, handles, |_| true, statuses, written);
     }
     // out of line, as in `any_failed`
-    all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc)
+    let finish = |bridge: &mut Bridge| finish_few(bridge, &mem, requests, handles, |i| host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, written);
+    all_failed(bridge, mem.view(), requests, handles, |i| hosts.get(i), statuses, finish, rc)
+}
+
+/// The end of `waitall_few`: completes the requests `done` selects and
+/// writes the host's statuses (`written`, unless ignored). Inlined: as a
+/// closure it was a call of its own, 150 instructions more per exchange.
+#[inline(always)]
+fn finish_few(bridge: &mut Bridge, mem: &GuestMemory, requests: u32, handles: &[i32], done: impl Fn(usize) -> bool, statuses: u32, written: Option<&[u64]>) -> MpiResult {
+    complete_done(bridge, mem, requests, handles, done, statuses)?;
+    let Some(st) = written else { return Ok(()) };
+    let stride = host_mpi::constants().status.size;
+    write_statuses(bridge, mem, statuses, |i| host_mpi::status_in(st, stride, i), handles.len())
 }
 
 #[inline]
 pub fn testall(mut env: FunctionEnvMut<MpiEnv>, count: i32, requests: u32, flag: u32, statuses: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Testall", WORLD, |cx| {
-        with_loaded(cx, requests, count, |cx, s| {
+        with_loaded(cx, Purpose::Complete, requests, count, |cx, s| {
             cx.mem.range(flag, 4)?;
             check_statuses_ptr(&cx.mem, statuses, count)?;
             let Scratch { handles, hosts, statuses: st } = s;
             st.reset(count as usize);
             let mut f = 0;
-            let rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
-            let mut result = cx.mem.write_i32(flag, f).map_err(MpiError::from);
+            let mut rc = unsafe { ffi::MPI_Testall(count, hosts.as_mut_ptr(), &mut f, st.as_mut_ptr()) };
+            if rc != host_mpi::SUCCESS && f != 0 && no_error_in_status(cx.bridge, handles, rc, |i| st.get(i)) {
+                rc = host_mpi::SUCCESS;
+            }
+            let written = cx.mem.write_i32(flag, f).map_err(MpiError::from);
             if rc != host_mpi::SUCCESS {
                 // as MPI_Waitall's: the statuses tell which failed
-                let done = |i| host_mpi::is_null_request(host_mpi::Request(hosts.get(i)));
-                result = result.and_then(|()| finish_all(cx.bridge, &cx.mem, requests, handles, done, statuses, |i| st.get(i)));
-                return all_failed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), statuses, result, rc);
+                let mem = cx.mem.view();
+                let finish = |bridge: &mut Bridge| {
+                    written?;
+                    finish_all(bridge, &mem, requests, handles, |i| host_mpi::is_null_request(host_mpi::Request(hosts.get(i))), statuses, |i| st.get(i))
+                };
+                return all_failed(cx.bridge, cx.mem.view(), requests, handles, |i| hosts.get(i), statuses, finish, rc);
             }
+            written?;
             if f != 0 {
-                result = result.and(finish_all(cx.bridge, &cx.mem, requests, handles, |_| true, statuses, |i| st.get(i)));
+                finish_all(cx.bridge, &cx.mem, requests, handles, |_| true, statuses, |i| st.get(i))?;
             }
-            result
+            Ok(())
         })
     })
+}
+
+/// MPI_ERR_IN_STATUS from a call that completed every request, with no
+/// request's status saying what failed: MPICH 4.0 and 5.0 return that from
+/// every MPI_Testall that completes a persistent collective (natively too),
+/// so a program polling one with MPI_Testall failed on MPICH alone. Such a
+/// call succeeded. A request the host got as null has a status it need not
+/// write (MPICH leaves its MPI_ERROR as it was).
+#[cold]
+#[inline(never)]
+fn no_error_in_status(bridge: &Bridge, handles: &[i32], rc: i32, status: impl Fn(usize) -> host_mpi::Status) -> bool {
+    let Some(map) = bridge.status.as_ref() else { return false };
+    bridge.guest_error_class(rc) == abi::c::MPI_ERR_IN_STATUS
+        && handles.iter().enumerate().all(|(i, &h)| {
+            let st = status(i);
+            // Safety: a host status is plain bytes
+            let bytes = unsafe { std::slice::from_raw_parts(&st as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
+            host_of(bridge, h).is_none_or(|r| host_mpi::is_null_request(host_mpi::Request(r))) || map.host_public(bytes).error == host_mpi::SUCCESS
+        })
 }
 
 #[inline]
@@ -726,7 +789,7 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
         return any_of_many(cx.bridge, cx.mem.view(), count, requests, index, flag, status, wait);
     }
     let h = cx.mem.read_i32(requests)?;
-    let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request(h)? }.0];
+    let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? }.0];
     any_arguments(cx.bridge, &cx.mem, &[h], index, flag, status, wait)?;
     let mut st = host_mpi::empty_status();
     let done = host_any(1, host.as_mut_ptr(), wait, &mut st);
@@ -838,7 +901,7 @@ pub fn testsome(mut env: FunctionEnvMut<MpiEnv>, incount: i32, requests: u32, ou
 }
 
 fn some(cx: &mut Ctx, incount: i32, requests: u32, outcount: u32, indices: u32, statuses: u32, wait: bool) -> MpiResult {
-    with_loaded(cx, requests, incount, |cx, s| {
+    with_loaded(cx, Purpose::Complete, requests, incount, |cx, s| {
         cx.mem.range(outcount, 4)?;
         check_statuses_ptr(&cx.mem, statuses, incount)?;
         if wait {
@@ -929,9 +992,9 @@ mod tests {
         put(&mut mem, 16, &[a, 0x7fff_0001]);
         put(&mut mem, 32, &[b, b]);
         let mut cx = Ctx::for_test(unsafe { GuestMemory::from_raw(mem.as_mut_ptr(), 64) }, &mut bridge);
-        let loaded = with_loaded(&mut cx, 0, 3, |_, s| Ok((s.handles.clone(), s.hosts.len()))).unwrap();
+        let loaded = with_loaded(&mut cx, Purpose::Complete, 0, 3, |_, s| Ok((s.handles.clone(), s.hosts.len()))).unwrap();
         assert_eq!((loaded.0.as_slice(), loaded.1), ([a, NULL, b].as_slice(), 3));
-        let class = |cx: &mut Ctx, ptr: u32, n: i32| with_loaded(cx, ptr, n, |_, _| Ok(())).err().map(|e| e.class);
+        let class = |cx: &mut Ctx, ptr: u32, n: i32| with_loaded(cx, Purpose::Complete, ptr, n, |_, _| Ok(())).err().map(|e| e.class);
         assert_eq!(class(&mut cx, 0, -1), Some(abi::c::MPI_ERR_COUNT));
         // arrays leaving guest memory, however their length is reached
         assert_eq!(class(&mut cx, 56, 3), Some(abi::c::MPI_ERR_BUFFER));

@@ -71,6 +71,38 @@ static void persistent_beside_error(int how, int tag) {
            kept, started == -1 ? "no" : cls(started), buf[4]);
 }
 
+/* A persistent receive never started (inactive) beside a persistent one
+ * that truncates, in one completion call: the inactive request takes no
+ * part (MPI-4.1 3.7.3: such calls treat it as null), and it stays, so it
+ * starts later (the sender's third message). The one that truncated is
+ * freed by Open MPI 4.1, kept by the others. */
+static const char *const INACTIVE_BY[] = {"Waitall", "Testall", "Waitany", "Waitsome"};
+#define NINACTIVE 4
+
+static void inactive_beside_error(int how, int tag) {
+    MPI_Request req[3];
+    MPI_Status st[3];
+    int buf[8] = {0}, mine[4] = {0}, e, flag = 0, out, idx[3], index;
+    MPI_Recv_init(mine, 4, MPI_INT, 1, tag + 50, MPI_COMM_WORLD, &req[0]);
+    MPI_Recv_init(buf, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, &req[1]);
+    MPI_Start(&req[1]);
+    MPI_Irecv(buf + 4, 4, MPI_INT, 1, tag + 100, MPI_COMM_WORLD, &req[2]);
+    MPI_Barrier(MPI_COMM_WORLD); /* both messages have arrived */
+    if (how == 0) e = MPI_Waitall(3, req, st);
+    else if (how == 1) do e = MPI_Testall(3, req, &flag, st); while (e == MPI_SUCCESS && !flag);
+    else if (how == 2) do e = MPI_Waitany(3, req, &index, &st[0]); while (e == MPI_SUCCESS && index != MPI_UNDEFINED);
+    else do e = MPI_Waitsome(3, req, &out, idx, st); while (e == MPI_SUCCESS && out != MPI_UNDEFINED);
+    int kept = req[0] != MPI_REQUEST_NULL, started = kept ? MPI_Start(&req[0]) : -1;
+    if (started == MPI_SUCCESS) MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    else MPI_Recv(mine, 4, MPI_INT, 1, tag + 50, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (kept) MPI_Request_free(&req[0]);
+    MPI_Waitall(2, req + 1, MPI_STATUSES_IGNORE);
+    int truncated_kept = req[1] != MPI_REQUEST_NULL;
+    if (truncated_kept) MPI_Request_free(&req[1]);
+    printf("inactive beside an error, %s: error %s, truncated kept %d, kept %d, started again %s, received %d\n",
+           INACTIVE_BY[how], cls(e), truncated_kept, kept, started == -1 ? "no" : cls(started), mine[0]);
+}
+
 /* one case per completion function, until the error */
 static void receive_side(void) {
     MPI_Request req[2];
@@ -130,6 +162,7 @@ static void receive_side(void) {
     say("Testsome", e, req);
 
     for (int how = 0; how < NPERSISTENT; how++) persistent_beside_error(how, 60 + 10 * how);
+    for (int how = 0; how < NINACTIVE; how++) inactive_beside_error(how, 300 + 10 * how);
 
     /* persistent: kept inactive by some libraries, freed by others */
     MPI_Recv_init(buf, 1, MPI_INT, 1, 50, MPI_COMM_WORLD, &req[0]);
@@ -166,6 +199,12 @@ int main(int argc, char **argv) {
             send_pair(tag);
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Send(&v, 1, MPI_INT, 0, tag + 100, MPI_COMM_WORLD);
+        }
+        for (int how = 0; how < NINACTIVE; how++) {
+            int tag = 300 + 10 * how, v = 20 + how;
+            send_pair(tag);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Send(&v, 1, MPI_INT, 0, tag + 50, MPI_COMM_WORLD);
         }
         int v[2] = {7, 8};
         MPI_Send(v, 2, MPI_INT, 0, 50, MPI_COMM_WORLD);

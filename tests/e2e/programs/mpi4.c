@@ -10,6 +10,9 @@
  *                the neighbourhood ones
  *   persistent   persistent collectives: Allreduce_init, Bcast_init,
  *                Barrier_init, Gatherv_init
+ *   persistent-inactive  every completion function on persistent
+ *                collectives never started, and started once and completed
+ *                (inactive: treated as MPI_REQUEST_NULL)
  *   persistent-w Alltoallw_init, Neighbor_alltoallw_init
  *   buffers41    MPI-4.1 Comm_attach_buffer family, Buffer_(i)flush,
  *                MPI_BUFFER_AUTOMATIC
@@ -595,6 +598,66 @@ static void persistent(void) {
     free(all);
     check("persistent collectives", errors);
 }
+
+/* An empty status (MPI-4.1 3.7.3): what a completion call returns for an
+ * inactive request. */
+static int empty(MPI_Status *st) {
+    int count = -1;
+    MPI_Get_count(st, MPI_INT, &count);
+    return st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG && count == 0;
+}
+
+/* Inactive persistent collectives, never started and then started and
+ * completed once: every completion function treats them as
+ * MPI_REQUEST_NULL, and they start again afterwards. Natively MPICH's
+ * MPI_Wait (4.0) and MPI_Waitall (4.0, 5.0) hang on one never started, and
+ * its MPI_Test and MPI_Testall say it is not complete. */
+static void persistent_inactive(void) {
+    int errors = 0, mine = rank + 1, sum = -1, flag, index, out, idx[2];
+    MPI_Request r[2];
+    MPI_Status st[2];
+    MPI_Allreduce_init(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]);
+    MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]);
+    for (int round = 0; round < 2; round++) {
+        st[0].MPI_TAG = st[1].MPI_TAG = 99;
+        EXPECT(MPI_Wait(&r[0], &st[0]) == MPI_SUCCESS && empty(&st[0]));
+        flag = -1, st[1].MPI_TAG = 99;
+        EXPECT(MPI_Test(&r[1], &flag, &st[1]) == MPI_SUCCESS && flag == 1 && empty(&st[1]));
+        st[0].MPI_TAG = st[1].MPI_TAG = 99;
+        EXPECT(MPI_Waitall(2, r, st) == MPI_SUCCESS && empty(&st[0]) && empty(&st[1]));
+        flag = -1;
+        EXPECT(MPI_Testall(2, r, &flag, st) == MPI_SUCCESS && flag == 1 && empty(&st[1]));
+        index = -5;
+        EXPECT(MPI_Waitany(2, r, &index, &st[0]) == MPI_SUCCESS && index == MPI_UNDEFINED);
+        index = -5, flag = -1;
+        EXPECT(MPI_Testany(2, r, &index, &flag, &st[0]) == MPI_SUCCESS && index == MPI_UNDEFINED && flag == 1);
+        out = -5;
+        EXPECT(MPI_Waitsome(2, r, &out, idx, st) == MPI_SUCCESS && out == MPI_UNDEFINED);
+        out = -5;
+        EXPECT(MPI_Testsome(2, r, &out, idx, st) == MPI_SUCCESS && out == MPI_UNDEFINED);
+        flag = -1, st[0].MPI_TAG = 99;
+        EXPECT(MPI_Request_get_status(r[0], &flag, &st[0]) == MPI_SUCCESS && flag == 1 && empty(&st[0]));
+#ifdef HAVE_MPI41
+        flag = -1;
+        EXPECT(MPI_Request_get_status_all(2, r, &flag, MPI_STATUSES_IGNORE) == MPI_SUCCESS && flag == 1);
+#endif
+        EXPECT(r[0] != MPI_REQUEST_NULL && r[1] != MPI_REQUEST_NULL);
+        MPI_Startall(2, r);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        EXPECT(sum == size * (size + 1) / 2);
+        sum = -1;
+    }
+    /* one started beside one never started since it last completed */
+    MPI_Start(&r[0]);
+    index = -5;
+    EXPECT(MPI_Waitany(2, r, &index, MPI_STATUS_IGNORE) == MPI_SUCCESS && index == 0 && sum == size * (size + 1) / 2);
+    MPI_Start(&r[1]);
+    flag = 0;
+    while (!flag) EXPECT(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
+    check("inactive persistent collectives", errors);
+}
 #endif
 
 #ifdef HAVE_PARTITIONED
@@ -715,6 +778,7 @@ int main(int argc, char **argv) {
 #endif
 #ifdef HAVE_PERSISTENT
     if (!strcmp(what, "persistent")) persistent();
+    if (!strcmp(what, "persistent-inactive")) persistent_inactive();
 #endif
 #ifdef HAVE_PERSISTENT_W
     if (!strcmp(what, "persistent-w")) persistent_w();
