@@ -166,6 +166,9 @@ impl Ctx<'_> {
     /// every pairing is MPI_ERR_TRUNCATE, on every host.
     #[inline]
     pub fn check_neighbor_self_blocks(&self, comm: &CommEntry, send: (impl SelfCount, ffi::MPI_Datatype), recv: (impl SelfCount, ffi::MPI_Datatype)) -> MpiResult {
+        if !comm.own_neighbor {
+            return Ok(());
+        }
         if let (Some(sent), Some(received)) = (send.0.uniform(), recv.0.uniform()) {
             if sent == received && send.1 == recv.1 {
                 return Ok(());
@@ -288,7 +291,7 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
             cx.self_block_sizes((sent, send.types.get(own)), (received, recv.types.get(own)))?;
         }
     }
-    if form.neighbor {
+    if form.neighbor && c.own_neighbor {
         let bytes = |s: &Side, i: usize| -> MpiResult<i128> {
             let count = if form.large { (s.counts as *const i64).at(i) } else { (s.counts as *const i32).at(i) };
             Ok(count.unwrap_or(0) as i128 * cx.host_type_size(s.types.get(i))? as i128)

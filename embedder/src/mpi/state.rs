@@ -37,6 +37,10 @@ pub struct CommEntry {
     pub inter: bool,
     pub peers: i64,
     pub local: i64,
+    /// This process is its own neighbour in the communicator's topology
+    /// (`topo::own_blocks`): the neighbourhood collectives of every other
+    /// communicator skip that check.
+    pub own_neighbor: bool,
 }
 
 impl CommEntry {
@@ -50,12 +54,14 @@ impl CommEntry {
         if inter != 0 {
             host_mpi::comm_remote_size(host, &mut peers);
         }
-        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64 }
+        // a topology the host cannot describe is checked at every call
+        let own_neighbor = super::topo::own_blocks(host, rank).map_or(true, |(to, from)| !to.is_empty() || !from.is_empty());
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64, own_neighbor }
     }
 
     /// A handle whose host communicator is filled in later (MPI_Comm_idup).
     pub fn pending(errhandler: i32) -> Self {
-        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0 }
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0, own_neighbor: false }
     }
 
     /// Which arguments of a rooted collective MPI reads at this process:

@@ -74,6 +74,44 @@ fn host_topo() -> &'static HostTopo {
     })
 }
 
+/// `Ctx::self_neighbor_blocks` of communicator `host` at `rank`, from the
+/// host alone (`CommEntry::new` asks it once); a failed host call's code.
+/// No topology: no blocks.
+pub fn own_blocks(host: host_mpi::Comm, rank: i32) -> Result<(Vec<usize>, Vec<usize>), i32> {
+    let ok = |rc: i32| if rc == host_mpi::SUCCESS { Ok(()) } else { Err(rc) };
+    let own = |list: &[i32]| list.iter().enumerate().filter(|(_, &r)| r == rank).map(|(i, _)| i).collect::<Vec<_>>();
+    let t = host_topo();
+    let (mut kind, mut n) = (0, 0);
+    ok(unsafe { ffi::MPI_Topo_test(host.0, &mut kind) })?;
+    if kind == t.cart {
+        ok(unsafe { ffi::MPI_Cartdim_get(host.0, &mut n) })?;
+        let n = n.max(0) as usize;
+        let (mut dims, mut periods, mut coords) = (vec![0; n], vec![0; n], vec![0; n]);
+        ok(unsafe { ffi::MPI_Cart_get(host.0, n as i32, dims.as_mut_ptr(), periods.as_mut_ptr(), coords.as_mut_ptr()) })?;
+        let blocks: Vec<usize> = (0..n).filter(|&d| dims[d] == 1 && periods[d] != 0).flat_map(|d| [2 * d, 2 * d + 1]).collect();
+        Ok((blocks.clone(), blocks))
+    } else if kind == t.graph {
+        ok(unsafe { ffi::MPI_Graph_neighbors_count(host.0, rank, &mut n) })?;
+        let mut neighbors = vec![0; n.max(0) as usize];
+        ok(unsafe { ffi::MPI_Graph_neighbors(host.0, rank, n.max(0), neighbors.as_mut_ptr()) })?;
+        let blocks = own(&neighbors);
+        Ok((blocks.clone(), blocks))
+    } else if kind == t.dist_graph {
+        let (mut ins, mut outs, mut weighted) = (0, 0, 0);
+        ok(unsafe { ffi::MPI_Dist_graph_neighbors_count(host.0, &mut ins, &mut outs, &mut weighted) })?;
+        let (ins, outs) = (ins.max(0), outs.max(0));
+        let (mut sources, mut destinations) = (vec![0; ins as usize], vec![0; outs as usize]);
+        // real weight arrays: the host writes them when the graph is weighted
+        let (mut source_weights, mut dest_weights) = (vec![0; ins as usize + 1], vec![0; outs as usize + 1]);
+        ok(unsafe {
+            ffi::MPI_Dist_graph_neighbors(host.0, ins, sources.as_mut_ptr(), source_weights.as_mut_ptr(), outs, destinations.as_mut_ptr(), dest_weights.as_mut_ptr())
+        })?;
+        Ok((own(&destinations), own(&sources)))
+    } else {
+        Ok(Default::default())
+    }
+}
+
 /// A weights array for the host: the guest's array in place, the host's
 /// sentinel, or scratch the host may write (an output the guest declined
 /// with a sentinel; the host never sees a sentinel it could write through).
@@ -149,39 +187,7 @@ impl Ctx<'_> {
     /// that is periodic makes both neighbours this process; a graph or
     /// distributed graph may list it among its neighbours (self-loops).
     pub fn self_neighbor_blocks(&self, c: &CommEntry) -> MpiResult<(Vec<usize>, Vec<usize>)> {
-        let t = host_topo();
-        let kind = self.topo_kind(c)?;
-        let own = |list: &[i32]| list.iter().enumerate().filter(|(_, &r)| r == c.rank).map(|(i, _)| i).collect::<Vec<_>>();
-        if kind == t.cart {
-            let n = self.cartdim(c)? as usize;
-            let (mut dims, mut periods, mut coords) = (vec![0; n], vec![0; n], vec![0; n]);
-            self.host(unsafe { ffi::MPI_Cart_get(c.host.0, n as i32, dims.as_mut_ptr(), periods.as_mut_ptr(), coords.as_mut_ptr()) })?;
-            let blocks: Vec<usize> = (0..n).filter(|&d| dims[d] == 1 && periods[d] != 0).flat_map(|d| [2 * d, 2 * d + 1]).collect();
-            Ok((blocks.clone(), blocks))
-        } else if kind == t.graph {
-            let n = self.graph_degree(c, c.rank)?;
-            let mut neighbors = vec![0; n as usize];
-            self.host(unsafe { ffi::MPI_Graph_neighbors(c.host.0, c.rank, n as i32, neighbors.as_mut_ptr()) })?;
-            let blocks = own(&neighbors);
-            Ok((blocks.clone(), blocks))
-        } else {
-            let (ins, outs) = self.neighbor_degrees(c)?;
-            let (mut sources, mut destinations) = (vec![0; ins as usize], vec![0; outs as usize]);
-            // real weight arrays: the host writes them when the graph is weighted
-            let (mut source_weights, mut dest_weights) = (vec![0; ins as usize + 1], vec![0; outs as usize + 1]);
-            self.host(unsafe {
-                ffi::MPI_Dist_graph_neighbors(
-                    c.host.0,
-                    ins as i32,
-                    sources.as_mut_ptr(),
-                    source_weights.as_mut_ptr(),
-                    outs as i32,
-                    destinations.as_mut_ptr(),
-                    dest_weights.as_mut_ptr(),
-                )
-            })?;
-            Ok((own(&destinations), own(&sources)))
-        }
+        own_blocks(c.host, c.rank).or_else(|rc| self.host(rc).map(|()| Default::default()))
     }
 
     /// A rank a topology query reads the graph or grid at: one of `c`'s.
@@ -558,7 +564,7 @@ mod tests {
         put(&mut mem, 40, &[0, 1, 3]); // ranks: 3 is outside a comm of 3
         put(&mut mem, 52, &[4, -1]); // weights
         put(&mut mem, 60, &[2, 3, 0]); // grid dims; 0 is not a dimension
-        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3 };
+        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3, own_neighbor: false };
         with_ctx(&mut mem, |cx| {
             let class = |r: MpiResult| r.err().map(|e| e.class);
             assert_eq!(class(cx.check_graph(&comm, 2, 16, 24)), None);
