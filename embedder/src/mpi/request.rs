@@ -82,20 +82,17 @@ fn load(bridge: &Bridge, mem: GuestMemory, s: &mut Scratch, purpose: Purpose, pt
     handles.clear();
     handles.extend((0..n as usize).map(|i| unsafe { base.add(i).read_unaligned() }));
     hosts.clear();
-    let loaded = match purpose {
-        Purpose::Complete => hosts.extend_mapped(handles, |h| host_of(bridge, h)),
-        Purpose::Start => hosts.extend_mapped(handles, |h| bridge.requests.get(h).map(|e| e.host.0)),
-    };
-    let loaded = loaded.map_err(|i| invalid_request(handles[i]));
+    let loaded = hosts.extend_mapped(handles, |h| host_of(bridge, h, purpose)).map_err(|i| invalid_request(handles[i]));
     loaded.and_then(|()| distinct(handles))
 }
 
-/// The host request of guest request `h` for a completion call (null for
-/// MPI_REQUEST_NULL and an inactive persistent request); `None` for an
+/// The host request of guest request `h` (null for MPI_REQUEST_NULL, and
+/// for an inactive persistent request in a completion call); `None` for an
 /// invalid handle.
 #[inline]
-fn host_of(bridge: &Bridge, h: i32) -> Option<ffi::MPI_Request> {
+fn host_of(bridge: &Bridge, h: i32, purpose: Purpose) -> Option<ffi::MPI_Request> {
     match bridge.requests.get(h) {
+        Some(e) if purpose == Purpose::Start => Some(e.host.0),
         Some(e) => Some(e.host_to_complete().0),
         None if h == NULL => Some(host_mpi::null_request().0),
         None => None,
@@ -685,7 +682,7 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
         // Safety: `range` checked the n handles
         let h = unsafe { guest.add(i).read_unaligned() };
         handles[i] = h;
-        hosts.set(i, host_of(bridge, h).ok_or_else(|| invalid_request(h))?);
+        hosts.set(i, host_of(bridge, h, Purpose::Complete).ok_or_else(|| invalid_request(h))?);
     }
     let handles = &handles[..n];
     distinct(handles)?;
@@ -766,7 +763,7 @@ fn no_error_in_status(bridge: &Bridge, handles: &[i32], rc: i32, status: impl Fn
             let st = status(i);
             // Safety: a host status is plain bytes
             let bytes = unsafe { std::slice::from_raw_parts(&st as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
-            host_of(bridge, h).is_none_or(|r| host_mpi::is_null_request(host_mpi::Request(r))) || map.host_public(bytes).error == host_mpi::SUCCESS
+            host_of(bridge, h, Purpose::Complete).is_none_or(|r| host_mpi::is_null_request(host_mpi::Request(r))) || map.host_public(bytes).error == host_mpi::SUCCESS
         })
 }
 
