@@ -99,6 +99,13 @@ fn host_of(bridge: &Bridge, h: i32, purpose: Purpose) -> Option<ffi::MPI_Request
     }
 }
 
+/// `host_of` one request for a completion call; an invalid handle is
+/// MPI_ERR_REQUEST.
+#[inline]
+fn to_complete(bridge: &Bridge, h: i32) -> MpiResult<host_mpi::Request> {
+    host_of(bridge, h, Purpose::Complete).map(host_mpi::Request).ok_or_else(|| invalid_request(h))
+}
+
 /// Up to this many handles are compared pairwise; longer arrays are sorted.
 const PAIRWISE_MAX: usize = 16;
 
@@ -302,7 +309,7 @@ fn check_statuses_ptr(mem: &GuestMemory, ptr: u32, n: i32) -> MpiResult {
 pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Wait", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
-        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? };
+        let mut r = to_complete(cx.bridge, h)?;
         cx.check_status_ptr(status)?;
         cx.bridge.check_can_complete(&[h], true)?;
         let mut st = host_mpi::empty_status();
@@ -319,7 +326,7 @@ pub fn wait(mut env: FunctionEnvMut<MpiEnv>, request: u32, status: u32) -> Resul
 pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Test", WORLD, |cx| {
         let h = cx.mem.read_i32(request)?;
-        let mut r = if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? };
+        let mut r = to_complete(cx.bridge, h)?;
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
         let (mut f, mut st) = (0, host_mpi::empty_status());
@@ -339,7 +346,7 @@ pub fn test(mut env: FunctionEnvMut<MpiEnv>, request: u32, flag: u32, status: u3
 #[inline]
 pub fn request_get_status(mut env: FunctionEnvMut<MpiEnv>, request: i32, flag: u32, status: u32) -> Result<i32, Fatal> {
     call_owing(&mut env, "MPI_Request_get_status", WORLD, |cx| {
-        let r = if request == NULL { host_mpi::null_request() } else { cx.request_to_complete(request)? };
+        let r = to_complete(cx.bridge, request)?;
         cx.mem.range(flag, 4)?;
         cx.check_status_ptr(status)?;
         let (mut f, mut st) = (0, host_mpi::empty_status());
@@ -682,7 +689,7 @@ fn waitall_few(bridge: &mut Bridge, mem: GuestMemory, n: usize, requests: u32, s
         // Safety: `range` checked the n handles
         let h = unsafe { guest.add(i).read_unaligned() };
         handles[i] = h;
-        hosts.set(i, host_of(bridge, h, Purpose::Complete).ok_or_else(|| invalid_request(h))?);
+        hosts.set(i, to_complete(bridge, h)?.0);
     }
     let handles = &handles[..n];
     distinct(handles)?;
@@ -760,10 +767,8 @@ fn no_error_in_status(bridge: &Bridge, handles: &[i32], rc: i32, status: impl Fn
     let Some(map) = bridge.status.as_ref() else { return false };
     bridge.guest_error_class(rc) == abi::c::MPI_ERR_IN_STATUS
         && handles.iter().enumerate().all(|(i, &h)| {
-            let st = status(i);
-            // Safety: a host status is plain bytes
-            let bytes = unsafe { std::slice::from_raw_parts(&st as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
-            host_of(bridge, h, Purpose::Complete).is_none_or(|r| host_mpi::is_null_request(host_mpi::Request(r))) || map.host_public(bytes).error == host_mpi::SUCCESS
+            host_of(bridge, h, Purpose::Complete).is_none_or(|r| host_mpi::is_null_request(host_mpi::Request(r)))
+                || map.public_of(&status(i)).error == host_mpi::SUCCESS
         })
 }
 
@@ -786,7 +791,7 @@ fn any(cx: &mut Ctx, count: i32, requests: u32, index: u32, flag: Option<u32>, s
         return any_of_many(cx.bridge, cx.mem.view(), count, requests, index, flag, status, wait);
     }
     let h = cx.mem.read_i32(requests)?;
-    let mut host = [if h == NULL { host_mpi::null_request() } else { cx.request_to_complete(h)? }.0];
+    let mut host = [to_complete(cx.bridge, h)?.0];
     any_arguments(cx.bridge, &cx.mem, &[h], index, flag, status, wait)?;
     let mut st = host_mpi::empty_status();
     let done = host_any(1, host.as_mut_ptr(), wait, &mut st);

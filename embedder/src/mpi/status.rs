@@ -39,6 +39,11 @@ impl StatusMap {
         Public { source: field(self.layout.source), tag: field(self.layout.tag), error: field(self.layout.error) }
     }
 
+    /// `host_public` of a host status.
+    pub fn public_of(&self, host: &host_mpi::Status) -> Public {
+        self.host_public(host_bytes(host))
+    }
+
     /// The guest's 32 bytes for a host status whose public fields were
     /// translated to `public`.
     pub fn to_guest(&self, host: &[u8], public: Public) -> [u8; abi::STATUS_SIZE] {
@@ -128,7 +133,7 @@ fn write_status_as(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi:
         return Ok(());
     }
     let map = bridge.status.as_ref().ok_or_else(|| bridge.not_running())?;
-    let bytes = unsafe { std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) };
+    let bytes = host_bytes(host);
     let p = map.host_public(bytes);
     let tag = if p.tag == bridge.specials.any_tag { abi::c::MPI_ANY_TAG } else { p.tag };
     let error = match p.error {
@@ -138,6 +143,12 @@ fn write_status_as(bridge: &Bridge, mem: GuestMemory, ptr: u32, host: &host_mpi:
     };
     let guest = map.to_guest(bytes, Public { source: bridge.specials.rank_out(p.source), tag, error });
     Ok(mem.write_bytes(ptr, &guest)?)
+}
+
+/// A host status as its bytes.
+fn host_bytes(host: &host_mpi::Status) -> &[u8] {
+    // Safety: a host status is plain bytes
+    unsafe { std::slice::from_raw_parts(host as *const _ as *const u8, std::mem::size_of::<host_mpi::Status>()) }
 }
 
 /// Statuses between the guest's memory and the host.

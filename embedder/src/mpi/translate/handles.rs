@@ -148,15 +148,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// Request `handle` for a completion call (`RequestEntry::host_to_complete`).
-    #[inline]
-    pub fn request_to_complete(&self, handle: i32) -> MpiResult<host_mpi::Request> {
-        match self.bridge.requests.get(handle) {
-            Some(r) => Ok(r.host_to_complete()),
-            None => Err(invalid_request(handle)),
-        }
-    }
-
     pub fn out_message(&mut self, ptr: u32, host: host_mpi::Message) -> MpiResult {
         let handle = if host.0 == host_mpi::null_message().0 {
             abi::c::MPI_MESSAGE_NULL
