@@ -38,9 +38,12 @@ pub struct CommEntry {
     pub peers: i64,
     pub local: i64,
     /// This process is its own neighbour in the communicator's topology
-    /// (`topo::own_blocks`): the neighbourhood collectives of every other
-    /// communicator skip that check.
+    /// (`topo::neighbourhood`): the neighbourhood collectives of every
+    /// other communicator skip that check.
     pub own_neighbor: bool,
+    /// This rank's (in-degree, out-degree) in the topology; `None` (no
+    /// topology, or the host could not say) asks the host at each call.
+    pub degrees: Option<(i32, i32)>,
 }
 
 impl CommEntry {
@@ -55,13 +58,16 @@ impl CommEntry {
             host_mpi::comm_remote_size(host, &mut peers);
         }
         // a topology the host cannot describe is checked at every call
-        let own_neighbor = super::topo::own_blocks(host, rank).map_or(true, |(to, from)| !to.is_empty() || !from.is_empty());
-        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64, own_neighbor }
+        let (own_neighbor, degrees) = match super::topo::neighbourhood(host, rank) {
+            Ok(n) => (!n.to_self.is_empty() || !n.from_self.is_empty(), n.degrees),
+            Err(_) => (true, None),
+        };
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64, own_neighbor, degrees }
     }
 
     /// A handle whose host communicator is filled in later (MPI_Comm_idup).
     pub fn pending(errhandler: i32) -> Self {
-        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0, own_neighbor: false }
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0, own_neighbor: false, degrees: None }
     }
 
     /// Which arguments of a rooted collective MPI reads at this process:

@@ -74,10 +74,19 @@ fn host_topo() -> &'static HostTopo {
     })
 }
 
-/// `Ctx::self_neighbor_blocks` of communicator `host` at `rank`, from the
-/// host alone (`CommEntry::new` asks it once); a failed host call's code.
-/// No topology: no blocks.
-pub fn own_blocks(host: host_mpi::Comm, rank: i32) -> Result<(Vec<usize>, Vec<usize>), i32> {
+/// What `CommEntry::new` learns of a communicator's topology once (it
+/// cannot change): this rank's (in-degree, out-degree), `None` without a
+/// topology, and the blocks of `Ctx::self_neighbor_blocks`.
+#[derive(Default)]
+pub struct Neighbourhood {
+    pub degrees: Option<(i32, i32)>,
+    pub to_self: Vec<usize>,
+    pub from_self: Vec<usize>,
+}
+
+/// The `Neighbourhood` of communicator `host` at `rank`, from the host
+/// alone; a failed host call's code.
+pub fn neighbourhood(host: host_mpi::Comm, rank: i32) -> Result<Neighbourhood, i32> {
     let ok = |rc: i32| if rc == host_mpi::SUCCESS { Ok(()) } else { Err(rc) };
     let own = |list: &[i32]| list.iter().enumerate().filter(|(_, &r)| r == rank).map(|(i, _)| i).collect::<Vec<_>>();
     let t = host_topo();
@@ -89,13 +98,15 @@ pub fn own_blocks(host: host_mpi::Comm, rank: i32) -> Result<(Vec<usize>, Vec<us
         let (mut dims, mut periods, mut coords) = (vec![0; n], vec![0; n], vec![0; n]);
         ok(unsafe { ffi::MPI_Cart_get(host.0, n as i32, dims.as_mut_ptr(), periods.as_mut_ptr(), coords.as_mut_ptr()) })?;
         let blocks: Vec<usize> = (0..n).filter(|&d| dims[d] == 1 && periods[d] != 0).flat_map(|d| [2 * d, 2 * d + 1]).collect();
-        Ok((blocks.clone(), blocks))
+        let degree = i32::try_from(2 * n).unwrap_or(i32::MAX);
+        Ok(Neighbourhood { degrees: Some((degree, degree)), to_self: blocks.clone(), from_self: blocks })
     } else if kind == t.graph {
         ok(unsafe { ffi::MPI_Graph_neighbors_count(host.0, rank, &mut n) })?;
-        let mut neighbors = vec![0; n.max(0) as usize];
-        ok(unsafe { ffi::MPI_Graph_neighbors(host.0, rank, n.max(0), neighbors.as_mut_ptr()) })?;
+        let n = n.max(0);
+        let mut neighbors = vec![0; n as usize];
+        ok(unsafe { ffi::MPI_Graph_neighbors(host.0, rank, n, neighbors.as_mut_ptr()) })?;
         let blocks = own(&neighbors);
-        Ok((blocks.clone(), blocks))
+        Ok(Neighbourhood { degrees: Some((n, n)), to_self: blocks.clone(), from_self: blocks })
     } else if kind == t.dist_graph {
         let (mut ins, mut outs, mut weighted) = (0, 0, 0);
         ok(unsafe { ffi::MPI_Dist_graph_neighbors_count(host.0, &mut ins, &mut outs, &mut weighted) })?;
@@ -106,9 +117,9 @@ pub fn own_blocks(host: host_mpi::Comm, rank: i32) -> Result<(Vec<usize>, Vec<us
         ok(unsafe {
             ffi::MPI_Dist_graph_neighbors(host.0, ins, sources.as_mut_ptr(), source_weights.as_mut_ptr(), outs, destinations.as_mut_ptr(), dest_weights.as_mut_ptr())
         })?;
-        Ok((own(&destinations), own(&sources)))
+        Ok(Neighbourhood { degrees: Some((ins, outs)), to_self: own(&destinations), from_self: own(&sources) })
     } else {
-        Ok(Default::default())
+        Ok(Neighbourhood::default())
     }
 }
 
@@ -164,6 +175,9 @@ impl Ctx<'_> {
     /// blocks a neighbourhood collective receives and sends. A Cartesian
     /// topology has two neighbours per dimension (MPI_PROC_NULL included).
     pub fn neighbor_degrees(&self, c: &CommEntry) -> MpiResult<(i64, i64)> {
+        if let Some((ins, outs)) = c.degrees {
+            return Ok((ins as i64, outs as i64));
+        }
         let t = host_topo();
         let kind = self.topo_kind(c)?;
         if kind == t.cart {
@@ -187,7 +201,10 @@ impl Ctx<'_> {
     /// that is periodic makes both neighbours this process; a graph or
     /// distributed graph may list it among its neighbours (self-loops).
     pub fn self_neighbor_blocks(&self, c: &CommEntry) -> MpiResult<(Vec<usize>, Vec<usize>)> {
-        own_blocks(c.host, c.rank).or_else(|rc| self.host(rc).map(|()| Default::default()))
+        match neighbourhood(c.host, c.rank) {
+            Ok(n) => Ok((n.to_self, n.from_self)),
+            Err(rc) => self.host(rc).map(|()| Default::default()),
+        }
     }
 
     /// A rank a topology query reads the graph or grid at: one of `c`'s.
@@ -564,7 +581,7 @@ mod tests {
         put(&mut mem, 40, &[0, 1, 3]); // ranks: 3 is outside a comm of 3
         put(&mut mem, 52, &[4, -1]); // weights
         put(&mut mem, 60, &[2, 3, 0]); // grid dims; 0 is not a dimension
-        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3, own_neighbor: false };
+        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3, own_neighbor: false, degrees: None };
         with_ctx(&mut mem, |cx| {
             let class = |r: MpiResult| r.err().map(|e| e.class);
             assert_eq!(class(cx.check_graph(&comm, 2, 16, 24)), None);
