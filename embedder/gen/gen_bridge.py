@@ -187,6 +187,12 @@ ARG_CHECKS = {
     "Pready_list": ["if cx.check_partitions(request, unsafe { std::slice::from_raw_parts(array_of_partitions_, length.max(0) as usize) }.iter().copied())? { return Ok(()); }"],
     "Parrived": ["if cx.check_partitions(request, [partition])? { return cx.write_int(flag, 1i32); }"],
 }
+# Calls whose send and receive buffers may not share a byte (`Ctx::check_apart`,
+# types whose data fill their buffers): each buffer binds `<name>_span`, its host bytes. Keys as
+# `base` gives them (every form: nonblocking, persistent, large-count). The
+# reductions have `check_disjoint` (ARG_CHECKS); the w-collectives are coll.rs.
+APART = {"Sendrecv", "Isendrecv", "Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Gather", "Gatherv", "Scatter", "Scatterv",
+         "Neighbor_allgather", "Neighbor_allgatherv", "Neighbor_alltoall", "Neighbor_alltoallv"}
 # A partitioned communication with MPI_PROC_NULL has no effect (MPI-4.1
 # 4.10), and MPICH crashes on one: the host gets a persistent send or receive
 # with MPI_PROC_NULL instead (count 0: the same completion and status), and
@@ -362,10 +368,15 @@ def gen_fn(f):
                 # a count read from a guest array first (that reading borrows cx)
                 translate = (f"{{ let len = {count}; cx.buffer({n}, len, {dt_ref})? }}" if "cx." in count
                              else f"cx.buffer({n}, {count}, {dt_ref})?")
+                if f.key in APART and f.collective:
+                    assert own and "cx." not in count, f.name
             if not f.collective:
                 body.append(f"let {n}_ = {translate};")
+                if f.key in APART:
+                    body.append(f"let {n}_span = SolidSpan::of({n}_, {count}, {dt_ref});")
             else:
-                body.append(collective_buffer(f, p, dt, cond, translate, own, vspan))
+                apart = (count if not vspan else True) if f.key in APART else None
+                body.append(collective_buffer(f, p, dt, cond, translate, own, vspan, apart))
             args.append(f"{n}_ as _")
             if f.key.endswith("_begin"):
                 after.append(f"cx.split_begin({fh['name']}, {n}, status_)?;")
@@ -541,6 +552,8 @@ def gen_fn(f):
             out_handle(body, args, after, n, f"null_{kind}", finish)
         else:
             raise SystemExit(f"{f.name}: no rule for parameter {p['name']} ({k}, {d}, length {p['length']})")
+    if f.key in APART:
+        body.append("cx.check_apart(sendbuf_span, recvbuf_span)?;")
     body += [f"{c};" for c in ARG_CHECKS.get(plain(f.short), [])]
     host_fn = f.name
     if fh and f.key.endswith("_begin"):
@@ -636,27 +649,31 @@ def array_copy(f, p):
     return f"cx.{copy}({rust_ident(p['name'])}, {peers(f, p['name'])})?"
 
 
-def collective_buffer(f, p, dt, cond, translate, own, vspan=None):
+def collective_buffer(f, p, dt, cond, translate, own, vspan=None, apart=None):
     """A collective's buffer argument: checked where MPI reads it at this
     rank (`cond`), passed unchecked but harmless elsewhere (an address inside
     the guest memory, the type if it is valid); MPI_IN_PLACE only where
     IN_PLACE accepts it. A buffer with its own datatype translates both; a
     v-collective buffer (`vspan`) also binds its counts and displacements
     (null where ignored, copied on their own with MPI_IN_PLACE, which the
-    host still checks)."""
+    host still checks). `apart`: also bind its bytes (`<name>_span`,
+    APART; none where ignored or in place): the count expression of a
+    buffer with one, True for a v-collective buffer."""
     n, dn = rust_ident(p["name"]), rust_ident(dt["name"])
     rule = IN_PLACE.get((f.key, p["name"]))
+    span, no_span, span_name = (", span", ", SolidSpan::NONE", f", {n}_span") if apart else ("", "", "")
     if vspan:
         counts, displs, copies = vspan
-        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}), std::ptr::null(), std::ptr::null())"
-        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}), {copies[0]}, {copies[1]})"
-        translate = f"{{ let dt = cx.datatype({dn})?; let v = {translate}; (v.buf, dt.host.0, v.counts, v.displs) }}"
-        name = f"({n}_, {dn}_, {rust_ident(counts)}_, {rust_ident(displs)}_)"
+        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}), std::ptr::null(), std::ptr::null(){no_span})"
+        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}), {copies[0]}, {copies[1]}{no_span})"
+        translate = f"{{ let dt = cx.datatype({dn})?; let v = {translate}; (v.buf, dt.host.0, v.counts, v.displs{span.replace('span', 'v.span')}) }}"
+        name = f"({n}_, {dn}_, {rust_ident(counts)}_, {rust_ident(displs)}_{span_name})"
     elif own:
-        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}))"
-        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}))"
-        translate = f"{{ let dt = cx.datatype({dn})?; ({translate}, dt.host.0) }}"
-        name = f"({n}_, {dn}_)"
+        ignored = f"(cx.mem.unchecked_empty({n}), cx.datatype_or_null({dn}){no_span})"
+        in_place = f"(cx.in_place(), cx.datatype_or_null({dn}){no_span})"
+        buffer = f"let b = {translate}; (b, dt.host.0, SolidSpan::of(b, {apart}, &dt))" if apart else f"({translate}, dt.host.0)"
+        translate = f"{{ let dt = cx.datatype({dn})?; {buffer} }}"
+        name = f"({n}_, {dn}_{span_name})"
     else:
         ignored, in_place, name = f"cx.mem.unchecked_empty({n})", "cx.in_place()", f"{n}_"
     branches = [] if cond == "true" else [(f"!({cond})" if " " in cond else f"!{cond}", ignored)]
@@ -749,7 +766,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

@@ -438,6 +438,14 @@ pub fn type_true_extent(dt: Datatype) -> Result<(i64, i64), i32> {
     }
 }
 
+pub fn type_size(dt: Datatype) -> Result<i64, i32> {
+    let mut size: ffi::MPI_Count = 0;
+    match unsafe { ffi::MPI_Type_size_x(dt.0, &mut size) } {
+        SUCCESS => Ok(size as i64),
+        rc => Err(rc),
+    }
+}
+
 pub fn type_extent(dt: Datatype) -> Result<(i64, i64), i32> {
     let (mut lb, mut extent) = (0, 0);
     match unsafe { ffi::MPI_Type_get_extent(dt.0, &mut lb, &mut extent) } {

@@ -17,7 +17,7 @@ use super::{
     errors::{Fatal, MpiError, MpiResult},
     held,
     state::CommEntry,
-    translate::arrays::Element,
+    translate::{arrays::Element, SolidSpan},
     MpiEnv,
 };
 use crate::{abi, host_mpi, host_mpi::ffi};
@@ -117,14 +117,15 @@ impl Ctx<'_> {
     /// reduction reuses its buffer). The hosts trust it: MPICH 5 asserts
     /// in its copy of the input (overlapping `memcpy`) and aborts the job,
     /// MPICH 4 and Open MPI read input they already overwrote. Checked for
-    /// dense types, whose elements fill their span; with others a program
-    /// may interleave the two legally, and the host gets the call.
+    /// types whose data fill their buffers (`DatatypeEntry::solid_extent`);
+    /// with others a program may interleave the two legally, and the host
+    /// gets the call.
     #[inline(always)]
     pub fn check_disjoint(&self, both_sides: bool, sendbuf: *mut u8, send: i64, recvbuf: *mut u8, recv: i64, datatype: &DatatypeEntry) -> MpiResult {
         // no branch but the last on the usual call: a type that is not
-        // dense counts 0 bytes, and both spans were checked inside guest
+        // solid counts 0 bytes, and both spans were checked inside guest
         // memory (MPI_IN_PLACE's sentinel is told apart out of line)
-        let extent = datatype.dense_extent().unwrap_or(0) as usize;
+        let extent = datatype.solid_extent().unwrap_or(0) as usize;
         let (s, r) = (sendbuf as usize, recvbuf as usize);
         let s_end = s.wrapping_add((send.max(0) as usize).wrapping_mul(extent));
         let r_end = r.wrapping_add((recv.max(0) as usize).wrapping_mul(extent));
@@ -139,7 +140,7 @@ impl Ctx<'_> {
     /// closer than one side's bytes, one comparison on the usual call.
     #[inline(always)]
     pub fn check_disjoint_equal(&self, both_sides: bool, sendbuf: *mut u8, recvbuf: *mut u8, count: i64, datatype: &DatatypeEntry) -> MpiResult {
-        let bytes = (count.max(0) as usize).wrapping_mul(datatype.dense_extent().unwrap_or(0) as usize);
+        let bytes = (count.max(0) as usize).wrapping_mul(datatype.solid_extent().unwrap_or(0) as usize);
         if both_sides && (sendbuf as usize).abs_diff(recvbuf as usize) < bytes {
             return self.overlapping(sendbuf);
         }
@@ -214,6 +215,8 @@ pub struct Side {
     pub types: host_mpi::HandleVec,
     /// The guest handles of the derived types, for the request to hold.
     pub derived: Vec<i32>,
+    /// The blocks' bytes when every type's data fill them (`Ctx::check_apart`).
+    pub span: SolidSpan,
 }
 
 impl Side {
@@ -244,13 +247,15 @@ const NEIGHBOR_ALLTOALLW_C: Form = Form { large: true, aint_displs: true, neighb
 fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, form: Form, in_place: bool) -> MpiResult<Side> {
     let none = std::ptr::null();
     if cx.in_place_arg(buf, in_place)? {
-        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new(), derived: Vec::new() });
+        return Ok(Side { buf: cx.in_place(), counts: none, displs: none, types: host_mpi::HandleVec::new(), derived: Vec::new(), span: SolidSpan::NONE });
     }
     // the arrays first: each block is checked on the copy the host gets
     let c = cx.host_copy(counts, n, if form.large { Element::Count } else { Element::Int })?;
     let d = cx.host_copy(displs, n, if form.aint_displs { Element::Aint } else { Element::Int })?;
     let mut host_types = host_mpi::HandleVec::new();
     let mut derived = Vec::new();
+    // the blocks' hull while the data of every nonempty one fill it
+    let (mut lo, mut hi, mut solid) = (i128::MAX, i128::MIN, true);
     for i in 0..n.max(0) as usize {
         let handle = cx.mem.read_i32(types.wrapping_add(4 * i as u32))?;
         let dt = cx.datatype(handle)?;
@@ -258,13 +263,18 @@ fn side(cx: &mut Ctx, buf: u32, counts: u32, displs: u32, types: u32, n: i64, fo
             derived.push(handle);
         }
         // byte displacements: check the block where it lies
-        cx.block(buf, cx.array(d).get(i), cx.array(c).get(i), &dt)?;
+        let (l, h) = cx.block(buf, cx.array(d).get(i), cx.array(c).get(i), &dt)?;
+        if l < h {
+            solid &= dt.solid_extent().is_some();
+            (lo, hi) = (lo.min(l), hi.max(h));
+        }
         host_types.push(dt.host.0);
     }
     let host_counts = cx.array(c).host_ptr() as *const c_void;
     let host_displs = cx.array(d).host_ptr() as *const c_void;
     let buf = cx.mem.range(buf, 0).unwrap_or_else(|_| cx.mem.unchecked_empty(buf));
-    Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types, derived })
+    let span = if solid { SolidSpan::hull(buf, (lo, hi)) } else { SolidSpan::NONE };
+    Ok(Side { buf, counts: host_counts, displs: host_displs, types: host_types, derived, span })
 }
 
 /// Both sides of the call on `comm`: one block per rank of the
@@ -284,6 +294,7 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
     };
     let send = side(cx, sendbuf, sendcounts, sdispls, sendtypes, outs, form, send_in_place)?;
     let recv = side(cx, recvbuf, recvcounts, rdispls, recvtypes, ins, form, false)?;
+    cx.check_apart(send.span, recv.span)?;
     if !form.neighbor && !c.inter && send.buf != cx.in_place() {
         let own = c.rank as usize;
         let count = |s: &Side| if form.large { (s.counts as *const i64).at(own) } else { (s.counts as *const i32).at(own) };

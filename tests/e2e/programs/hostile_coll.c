@@ -243,6 +243,47 @@ int main(int argc, char **argv) {
     rc = MPI_Reduce(ovl, ovl + 4, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF);
     expect("reduce with the receive buffer right after the send buffer", rc, MPI_SUCCESS, ovl[4] == 0 && ovl[7] == 3);
 
+    /* the other calls with a send and a receive buffer: MPICH asserted in
+     * its local copy (overlapping memcpy) and aborted the job, natively
+     * too; Open MPI copied what it had overwritten. Local on every rank */
+    for (int i = 0; i < 64; i++) ovl[i] = i;
+    rc = MPI_Sendrecv(ovl, 3, MPI_INT, 0, 5, ovl + 1, 3, MPI_INT, 0, 5, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    expect("sendrecv to itself with the receive buffer one int into the send buffer", rc, MPI_ERR_BUFFER, ovl[1] == 1 && ovl[3] == 3);
+    rc = MPI_Allgather(ovl, 2, MPI_INT, ovl + 1, 2, MPI_INT, MPI_COMM_WORLD);
+    expect("allgather with overlapping buffers", rc, MPI_ERR_BUFFER, ovl[1] == 1 && ovl[2] == 2);
+    /* what a fuzzed call did: both buffers MPI_BOTTOM (guest address 0) */
+    rc = MPI_Alltoall(MPI_BOTTOM, 3, MPI_CHAR, MPI_BOTTOM, 3, MPI_PACKED, MPI_COMM_WORLD);
+    expect("alltoall with both buffers MPI_BOTTOM", rc, MPI_ERR_BUFFER, 1);
+    /* the idiom before MPI_IN_PLACE: the root's send buffer is its block */
+    rc = MPI_Gather(ovl + 2, 2, MPI_INT, ovl + 2, 2, MPI_INT, 0, MPI_COMM_SELF);
+    expect("gather at its root from its own block of the receive buffer", rc, MPI_ERR_BUFFER, ovl[2] == 2);
+    int vcounts[64], vdispls[64];
+    for (int i = 0; i < np; i++) { vcounts[i] = 1; vdispls[i] = 4 * i; }
+    int one_int = 1, at_three = 3;
+    rc = MPI_Scatterv(ovl, &one_int, &at_three, MPI_INT, ovl + 3, 1, MPI_INT, 0, MPI_COMM_SELF);
+    expect("scatterv at its root into its own send block", rc, MPI_ERR_BUFFER, ovl[3] == 3);
+    rc = MPI_Ialltoallv(ovl + 1, vcounts, vdispls, MPI_INT, ovl, vcounts, vdispls, MPI_INT, MPI_COMM_WORLD, &req);
+    expect("ialltoallv with the send blocks inside the receive hull", rc, MPI_ERR_BUFFER, ovl[0] == 0);
+    {
+        int wcounts[64], wdispls[64];
+        MPI_Datatype wtypes[64];
+        for (int i = 0; i < np; i++) { wcounts[i] = 2; wdispls[i] = 8 * i; wtypes[i] = MPI_INT; }
+        rc = MPI_Alltoallw(ovl, wcounts, wdispls, wtypes, (char *)ovl + 4, wcounts, wdispls, wtypes, MPI_COMM_WORLD);
+        expect("alltoallw with the receive blocks one int into the send blocks", rc, MPI_ERR_BUFFER, ovl[1] == 1);
+    }
+    /* apart, and interleaved through non-contiguous types: legal, the host gets them */
+    rc = MPI_Alltoall(ovl, 1, MPI_INT, ovl + np, 1, MPI_INT, MPI_COMM_SELF);
+    expect("alltoall with the receive buffer right after the send buffer", rc, MPI_SUCCESS, ovl[np] == 0);
+    {
+        MPI_Datatype even;
+        MPI_Type_vector(3, 1, 2, MPI_INT, &even);
+        MPI_Type_commit(&even);
+        for (int i = 0; i < 64; i++) ovl[i] = i;
+        rc = MPI_Sendrecv(ovl, 1, even, 0, 6, ovl + 1, 1, even, 0, 6, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        expect("sendrecv to itself from the even ints into the odd ones", rc, MPI_SUCCESS, ovl[1] == 0 && ovl[3] == 2 && ovl[5] == 4 && ovl[4] == 4);
+        MPI_Type_free(&even);
+    }
+
     /* neighbourhood collectives where a process is its own neighbour (a
      * periodic dimension of one process, a graph's self-loop): both sides
      * of those blocks must hold as many bytes; MPICH 5 asserted and
@@ -285,6 +326,8 @@ int main(int argc, char **argv) {
     /* no neighbour at either end of a line of one: nothing to compare */
     rc = MPI_Neighbor_allgather(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, line);
     expect("neighbor_allgather on a non-periodic line of one (no neighbours)", rc, MPI_SUCCESS, nrecv[0] == 0);
+    rc = MPI_Neighbor_allgather(nsend + 1, 1, MPI_DOUBLE, nsend, 1, MPI_DOUBLE, line);
+    expect("neighbor_allgather with the send buffer in the receive buffer (no neighbours)", rc, MPI_ERR_BUFFER, nsend[0] == 7.0 && nsend[1] == 8.0);
     /* equal bytes in other types go through, whichever block meets which */
     rc = MPI_Neighbor_alltoall(nsend, 1, MPI_DOUBLE, nrecv, 2, MPI_INT, ring);
     expect("neighbor_alltoall on a periodic ring of one, one double received as two ints", rc, MPI_SUCCESS,

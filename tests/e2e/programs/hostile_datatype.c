@@ -248,6 +248,24 @@ int main(int argc, char **argv) {
     t = tail(2);
     rc = MPI_Pack(buf, 1, MPI_INT, packed, 16, (int *)t, MPI_COMM_WORLD);
     expect("pack position pointer past the end", rc, MPI_ERR_BUFFER, untouched(packed, 64) && untouched(t, 2));
+    /* the packed bytes the call moves on its own data: MPICH asserted in
+     * its copy (overlapping memcpy) and aborted the job, natively too */
+    {
+        int same[16];
+        for (int i = 0; i < 16; i++) same[i] = i;
+        pos = 4;
+        rc = MPI_Pack(same, 4, MPI_INT, same, 64, &pos, MPI_COMM_WORLD);
+        expect("pack into its own data", rc, MPI_ERR_BUFFER, same[1] == 1 && same[4] == 4 && pos == 4);
+        pos = 0;
+        rc = MPI_Unpack(same, 64, &pos, same + 3, 4, MPI_INT, MPI_COMM_WORLD);
+        expect("unpack onto the packed bytes it reads", rc, MPI_ERR_BUFFER, same[3] == 3 && pos == 0);
+        pos = 0;
+        rc = MPI_Unpack(same, 64, &pos, same + 4, 4, MPI_INT, MPI_COMM_WORLD);
+        expect("unpack right after the packed bytes it reads", rc, MPI_SUCCESS, same[4] == 0 && same[7] == 3 && pos == 16);
+        pos = 0;
+        rc = MPI_Pack_external("external32", same, 2, MPI_INT, same + 1, 8, &pos);
+        expect("pack_external into its own data", rc, MPI_ERR_BUFFER, same[1] == 1 && pos == 0);
+    }
     pos = 0;
     rc = MPI_Unpack(tail(8), 64, &pos, buf, 1, MPI_INT, MPI_COMM_WORLD);
     expect("unpack insize past the end", rc, MPI_ERR_BUFFER, 1);

@@ -65,11 +65,12 @@ impl Description {
     }
 }
 
-/// The extent and true extent of a host type, for bounds checks.
+/// The extent, true extent and size of a host type, for bounds and
+/// aliasing checks.
 pub fn describe(host: host_mpi::Datatype) -> Result<DatatypeEntry, i32> {
     let (_, extent) = host_mpi::type_extent(host)?;
     let (true_lb, true_extent) = host_mpi::type_true_extent(host)?;
-    Ok(DatatypeEntry::new(host, extent, true_lb, true_extent, false))
+    Ok(DatatypeEntry::new(host, extent, true_lb, true_extent, false).of_size(host_mpi::type_size(host)?))
 }
 
 /// Builds a type with `make(host types of desc.types, &mut new)` and gives

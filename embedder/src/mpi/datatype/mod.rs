@@ -90,6 +90,11 @@ pub struct DatatypeEntry {
     /// the bridge's (binary128.rs); kept so that a reduction need not walk
     /// the type's contents to know.
     binary128: bool,
+    /// The extent when the type's data fill it from the buffer pointer on,
+    /// with no gap inside an element either (size = extent = true extent
+    /// below 2^32, true lower bound 0; `describe` asks the host for the
+    /// size); else 0. Whether the type is committed is `committed`'s to say.
+    solid: u32,
 }
 
 impl super::state::Bridge {
@@ -127,19 +132,25 @@ impl Contents {
 impl DatatypeEntry {
     /// A committed type of MPI_INT data with these bounds (unit tests).
     pub fn int_shaped(extent: i64, true_lb: i64, true_extent: i64) -> Self {
-        Self::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true)
+        Self::new(host_mpi::constants().datatypes["MPI_INT"], extent, true_lb, true_extent, true).of_size(4)
     }
 }
 
 impl DatatypeEntry {
     pub fn new(host: host_mpi::Datatype, extent: i64, true_lb: i64, true_extent: i64, committed: bool) -> Self {
         let dense = committed && true_lb == 0 && true_extent == extent && (1..=u32::MAX as i64).contains(&extent);
-        Self { host, extent, true_lb, true_extent, committed, dense: if dense { extent as u32 } else { 0 }, binary128: false }
+        Self { host, extent, true_lb, true_extent, committed, dense: if dense { extent as u32 } else { 0 }, binary128: false, solid: 0 }
+    }
+
+    /// The entry of a type of `size` bytes of data (`solid`).
+    pub fn of_size(self, size: i64) -> Self {
+        let solid = self.true_lb == 0 && size == self.extent && size == self.true_extent && (1..=u32::MAX as i64).contains(&size);
+        Self { solid: if solid { size as u32 } else { 0 }, ..self }
     }
 
     /// The entry once MPI_Type_commit has committed the type (as `host`).
     pub fn commit(self, host: host_mpi::Datatype) -> Self {
-        Self { binary128: self.binary128, ..Self::new(host, self.extent, self.true_lb, self.true_extent, true) }
+        Self { binary128: self.binary128, solid: self.solid, ..Self::new(host, self.extent, self.true_lb, self.true_extent, true) }
     }
 
     /// The entry of a type that does (or does not) hold binary128 data.
@@ -200,6 +211,19 @@ impl DatatypeEntry {
     #[inline]
     pub fn dense_extent(&self) -> Option<i64> {
         (self.dense != 0 && self.dense <= i32::MAX as u32).then_some(self.dense as i64)
+    }
+
+    /// The extent of a type whose data fill it (`solid`), when below 2^31.
+    #[inline(always)]
+    pub fn solid_extent(&self) -> Option<i64> {
+        (self.solid != 0 && self.solid <= i32::MAX as u32).then_some(self.solid as i64)
+    }
+
+    /// The bytes `count` elements of a solid type hold, every one of them
+    /// (wrapping: for a count a buffer check accepted); 0 for other types.
+    #[inline(always)]
+    pub fn solid_bytes(&self, count: i64) -> usize {
+        (count as usize).wrapping_mul(self.solid as usize)
     }
 
     /// `hull` when it fits 64-bit arithmetic with room for any guest

@@ -2,7 +2,8 @@
 //! the width of its counts, sizes and positions (`Width`): C int (the
 //! external32 forms: 32-bit MPI_Aint sizes and positions) or MPI-4.0's
 //! MPI_Count (`_c`). The packed buffer is checked as `size` bytes; the typed
-//! side by its datatype's true extent.
+//! side by its datatype's true extent. The packed bytes the call moves may
+//! not share a byte with the typed side's data (`Ctx::check_apart`).
 //!
 //! The `_c` forms call the host's int forms whenever the counts (and the
 //! native forms' packed end position) fit a C int, as they nearly always do
@@ -17,6 +18,7 @@ use crate::{
     mpi::{
         call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
+        translate::SolidSpan,
         MpiEnv,
     },
 };
@@ -113,6 +115,7 @@ fn pack_native<W: Width>(
         check_position(pos, outsize)?;
         let packed = native_packed(dt.host.0, incount);
         check_room(pos, outsize, packed)?;
+        cx.check_apart(SolidSpan::of(inp, incount, &dt), SolidSpan::bytes(out.wrapping_add(pos as usize), packed.max(0) as u64))?;
         if large(function, incount.max(pos + packed))? {
             cx.host(unsafe { ffi::MPI_Pack_c(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
         } else {
@@ -161,6 +164,7 @@ fn unpack_native<W: Width>(
         check_position(pos, insize)?;
         let packed = native_packed(dt.host.0, outcount);
         check_room(pos, insize, packed)?;
+        cx.check_apart(SolidSpan::bytes(inp.wrapping_add(pos as usize), packed.max(0) as u64), SolidSpan::of(out, outcount, &dt))?;
         if large(function, outcount.max(pos + packed))? {
             cx.host(unsafe { ffi::MPI_Unpack_c(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
         } else {
@@ -255,7 +259,9 @@ fn pack_external32<W: Width>(
         let mut pos = cx.read_width::<W>(position)?;
         check_position(pos, outsize)?;
         let large = large(function, incount)?;
-        check_room(pos, outsize, external_packed(&rep, dt.host.0, incount, large)?)?;
+        let packed = external_packed(&rep, dt.host.0, incount, large)?;
+        check_room(pos, outsize, packed)?;
+        cx.check_apart(SolidSpan::of(inp, incount, &dt), SolidSpan::bytes(out.wrapping_add(pos as usize), packed.max(0) as u64))?;
         if large {
             cx.host(unsafe { ffi::MPI_Pack_external_c(rep.as_ptr(), inp as _, incount, dt.host.0, out as _, outsize, &mut pos) })?;
         } else {
@@ -299,7 +305,9 @@ fn unpack_external32<W: Width>(
         let mut pos = cx.read_width::<W>(position)?;
         check_position(pos, insize)?;
         let large = large(function, outcount)?;
-        check_room(pos, insize, external_packed(&rep, dt.host.0, outcount, large)?)?;
+        let packed = external_packed(&rep, dt.host.0, outcount, large)?;
+        check_room(pos, insize, packed)?;
+        cx.check_apart(SolidSpan::bytes(inp.wrapping_add(pos as usize), packed.max(0) as u64), SolidSpan::of(out, outcount, &dt))?;
         if large {
             cx.host(unsafe { ffi::MPI_Unpack_external_c(rep.as_ptr(), inp as _, insize, &mut pos, out as _, outcount, dt.host.0) })?;
         } else {

@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},
 };
 
 #[inline]
@@ -34,8 +34,9 @@ pub fn mpi_gather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32,
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -48,8 +49,9 @@ pub fn mpi_gatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
@@ -62,8 +64,9 @@ pub fn mpi_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -76,8 +79,9 @@ pub fn mpi_scatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: u
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -88,8 +92,9 @@ pub fn mpi_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -100,8 +105,9 @@ pub fn mpi_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
@@ -112,8 +118,9 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
     call(&mut env, "MPI_Alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -124,8 +131,9 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
     call(&mut env, "MPI_Alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
@@ -266,10 +274,11 @@ pub fn mpi_igather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i32
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -284,10 +293,11 @@ pub fn mpi_igatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -302,10 +312,11 @@ pub fn mpi_iscatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -320,10 +331,11 @@ pub fn mpi_iscatterv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -336,10 +348,11 @@ pub fn mpi_iallgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Iallgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -352,10 +365,11 @@ pub fn mpi_iallgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Iallgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -368,10 +382,11 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
     call(&mut env, "MPI_Ialltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -384,10 +399,11 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
     call(&mut env, "MPI_Ialltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -526,8 +542,9 @@ pub fn mpi_gather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i6
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -540,8 +557,9 @@ pub fn mpi_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -552,8 +570,9 @@ pub fn mpi_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -564,8 +583,9 @@ pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
     call(&mut env, "MPI_Alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -678,10 +698,11 @@ pub fn mpi_igather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -696,10 +717,11 @@ pub fn mpi_iscatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatter_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -712,10 +734,11 @@ pub fn mpi_iallgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Iallgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -728,10 +751,11 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
     call(&mut env, "MPI_Ialltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -868,11 +892,12 @@ pub fn mpi_gather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -887,11 +912,12 @@ pub fn mpi_gatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -906,11 +932,12 @@ pub fn mpi_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -925,11 +952,12 @@ pub fn mpi_scatterv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -942,11 +970,12 @@ pub fn mpi_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     call(&mut env, "MPI_Allgather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -959,11 +988,12 @@ pub fn mpi_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     call(&mut env, "MPI_Allgatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -976,11 +1006,12 @@ pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     call(&mut env, "MPI_Alltoall_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -993,11 +1024,12 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
     call(&mut env, "MPI_Alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.int_array(sendcounts, n)?, cx.int_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1131,8 +1163,9 @@ pub fn mpi_gatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0) })
     })
@@ -1145,8 +1178,9 @@ pub fn mpi_scatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0) })
     })
@@ -1157,8 +1191,9 @@ pub fn mpi_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
@@ -1169,8 +1204,9 @@ pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
     call(&mut env, "MPI_Alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
@@ -1199,10 +1235,11 @@ pub fn mpi_igatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Igatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1217,10 +1254,11 @@ pub fn mpi_iscatterv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iscatterv_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1233,10 +1271,11 @@ pub fn mpi_iallgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
     call(&mut env, "MPI_Iallgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Iallgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1249,10 +1288,11 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
     call(&mut env, "MPI_Ialltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1303,11 +1343,12 @@ pub fn mpi_gather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1322,11 +1363,12 @@ pub fn mpi_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !other_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatter_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1339,11 +1381,12 @@ pub fn mpi_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
     call(&mut env, "MPI_Allgather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1356,11 +1399,12 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
     call(&mut env, "MPI_Alltoall_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1473,11 +1517,12 @@ pub fn mpi_gatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype)) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if !other_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else if cx.in_place_arg(sendbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Gatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1492,11 +1537,12 @@ pub fn mpi_scatterv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let n = comm_.peers;
         let root_ = cx.root(root)?;
         let (root_args, other_args) = comm_.root_roles(root);
-        let (sendbuf_, sendtype_, sendcounts_, displs_) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null()) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype)) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype)) } else { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendcounts_, displs_, sendbuf_span) = if !root_args { (cx.mem.unchecked_empty(sendbuf), cx.datatype_or_null(sendtype), std::ptr::null(), std::ptr::null(), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvbuf_span) = if !root_args { (cx.mem.unchecked_empty(recvbuf), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else if cx.in_place_arg(recvbuf, !comm_.inter && root_args)? { (cx.in_place(), cx.datatype_or_null(recvtype), SolidSpan::NONE) } else { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, root_args, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Scatterv_init_c(sendbuf_ as _, sendcounts_ as _, displs_ as _, sendtype_, recvbuf_ as _, recvcount, recvtype_, root_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1509,11 +1555,12 @@ pub fn mpi_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
     call(&mut env, "MPI_Allgatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype)) } else { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -1526,11 +1573,12 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
     call(&mut env, "MPI_Alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let n = comm_.peers;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = if cx.in_place_arg(sendbuf, !comm_.inter)? { (cx.in_place(), cx.datatype_or_null(sendtype), cx.count_array(sendcounts, n)?, cx.aint_array(sdispls, n)?, SolidSpan::NONE) } else { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;

@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},
 };
 
 #[inline]
@@ -159,13 +159,16 @@ pub fn mpi_sendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let sendtype_ = cx.datatype(sendtype)?;
         let recvtype_ = cx.datatype(recvtype)?;
         let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let sendbuf_span = SolidSpan::of(sendbuf_, sendcount as i64, &sendtype_);
         let dest_ = cx.rank(dest, false)?;
         let sendtag_ = cx.tag(sendtag, false)?;
         let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let recvbuf_span = SolidSpan::of(recvbuf_, recvcount as i64, &recvtype_);
         let source_ = cx.rank(source, true)?;
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Sendrecv(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
@@ -464,13 +467,16 @@ pub fn mpi_isendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let sendtype_ = cx.datatype(sendtype)?;
         let recvtype_ = cx.datatype(recvtype)?;
         let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let sendbuf_span = SolidSpan::of(sendbuf_, sendcount as i64, &sendtype_);
         let dest_ = cx.rank(dest, false)?;
         let sendtag_ = cx.tag(sendtag, false)?;
         let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let recvbuf_span = SolidSpan::of(recvbuf_, recvcount as i64, &recvtype_);
         let source_ = cx.rank(source, true)?;
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -763,13 +769,16 @@ pub fn mpi_sendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let sendtype_ = cx.datatype(sendtype)?;
         let recvtype_ = cx.datatype(recvtype)?;
         let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let sendbuf_span = SolidSpan::of(sendbuf_, sendcount as i64, &sendtype_);
         let dest_ = cx.rank(dest, false)?;
         let sendtag_ = cx.tag(sendtag, false)?;
         let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let recvbuf_span = SolidSpan::of(recvbuf_, recvcount as i64, &recvtype_);
         let source_ = cx.rank(source, true)?;
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.check_status_ptr(status)?;
         let mut status_ = host_mpi::empty_status();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Sendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut status_) })?;
         cx.write_status(status, &status_)?;
         Ok(())
@@ -801,13 +810,16 @@ pub fn mpi_isendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let sendtype_ = cx.datatype(sendtype)?;
         let recvtype_ = cx.datatype(recvtype)?;
         let sendbuf_ = cx.buffer(sendbuf, sendcount as i64, &sendtype_)?;
+        let sendbuf_span = SolidSpan::of(sendbuf_, sendcount as i64, &sendtype_);
         let dest_ = cx.rank(dest, false)?;
         let sendtag_ = cx.tag(sendtag, false)?;
         let recvbuf_ = cx.buffer(recvbuf, recvcount as i64, &recvtype_)?;
+        let recvbuf_span = SolidSpan::of(recvbuf_, recvcount as i64, &recvtype_);
         let source_ = cx.rank(source, true)?;
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())

@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},
 };
 
 #[inline]
@@ -312,8 +312,9 @@ pub fn mpi_neighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Neighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -324,8 +325,9 @@ pub fn mpi_neighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Neighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
@@ -336,8 +338,9 @@ pub fn mpi_neighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, send
     call(&mut env, "MPI_Neighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -348,8 +351,9 @@ pub fn mpi_neighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Neighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
@@ -360,10 +364,11 @@ pub fn mpi_ineighbor_allgather(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Ineighbor_allgather", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -376,10 +381,11 @@ pub fn mpi_ineighbor_allgatherv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Ineighbor_allgatherv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -392,10 +398,11 @@ pub fn mpi_ineighbor_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sen
     call(&mut env, "MPI_Ineighbor_alltoall", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -408,10 +415,11 @@ pub fn mpi_ineighbor_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Ineighbor_alltoallv", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -424,8 +432,9 @@ pub fn mpi_neighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Neighbor_allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -436,8 +445,9 @@ pub fn mpi_neighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, se
     call(&mut env, "MPI_Neighbor_alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
     })
@@ -448,10 +458,11 @@ pub fn mpi_ineighbor_allgather_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     call(&mut env, "MPI_Ineighbor_allgather_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgather_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -464,10 +475,11 @@ pub fn mpi_ineighbor_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Ineighbor_alltoall_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -480,11 +492,12 @@ pub fn mpi_neighbor_allgather_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     call(&mut env, "MPI_Neighbor_allgather_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -497,11 +510,12 @@ pub fn mpi_neighbor_allgatherv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
     call(&mut env, "MPI_Neighbor_allgatherv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -514,11 +528,12 @@ pub fn mpi_neighbor_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
     call(&mut env, "MPI_Neighbor_alltoall_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -531,11 +546,12 @@ pub fn mpi_neighbor_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
     call(&mut env, "MPI_Neighbor_alltoallv_init", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -548,8 +564,9 @@ pub fn mpi_neighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     call(&mut env, "MPI_Neighbor_allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0) })
     })
@@ -560,8 +577,9 @@ pub fn mpi_neighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, s
     call(&mut env, "MPI_Neighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
     })
@@ -572,10 +590,11 @@ pub fn mpi_ineighbor_allgatherv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
     call(&mut env, "MPI_Ineighbor_allgatherv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_allgatherv_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -588,10 +607,11 @@ pub fn mpi_ineighbor_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
     call(&mut env, "MPI_Ineighbor_alltoallv_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ineighbor_alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -604,11 +624,12 @@ pub fn mpi_neighbor_allgather_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
     call(&mut env, "MPI_Neighbor_allgather_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgather_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -621,11 +642,12 @@ pub fn mpi_neighbor_allgatherv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: 
     call(&mut env, "MPI_Neighbor_allgatherv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_, recvcounts_, displs_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64, &dt)) };
+        let (recvbuf_, recvtype_, recvcounts_, displs_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, displs, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_allgatherv_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcounts_ as _, displs_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -638,11 +660,12 @@ pub fn mpi_neighbor_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u3
     call(&mut env, "MPI_Neighbor_alltoall_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_) = { let dt = cx.datatype(sendtype)?; (cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?, dt.host.0) };
-        let (recvbuf_, recvtype_) = { let dt = cx.datatype(recvtype)?; (cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?, dt.host.0) };
+        let (sendbuf_, sendtype_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let b = cx.buffer(sendbuf, sendcount as i64 * out_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, sendcount as i64 * out_n, &dt)) };
+        let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * in_n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * in_n, &dt)) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcount, sendtype_), (recvcount, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
@@ -655,11 +678,12 @@ pub fn mpi_neighbor_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
     call(&mut env, "MPI_Neighbor_alltoallv_init_c", comm, |cx| {
         let comm_ = cx.comm(comm)?;
         let (in_n, out_n) = cx.neighbor_degrees(&comm_)?;
-        let (sendbuf_, sendtype_, sendcounts_, sdispls_) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
-        let (recvbuf_, recvtype_, recvcounts_, rdispls_) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs) };
+        let (sendbuf_, sendtype_, sendcounts_, sdispls_, sendbuf_span) = { let dt = cx.datatype(sendtype)?; let v = cx.vbuffer_c(sendbuf, sendcounts, sdispls, out_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
+        let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, in_n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         let info_ = cx.info(info)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_neighbor_self_blocks(&comm_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Neighbor_alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;

@@ -56,14 +56,15 @@ impl Ctx<'_> {
     }
 
     /// Checks `count` elements of `dt` that start `offset` bytes from `ptr`
-    /// (a w-collective block; `offset` may be negative).
-    pub fn block(&self, ptr: u32, offset: i64, count: i64, dt: &DatatypeEntry) -> MpiResult {
+    /// (a w-collective block; `offset` may be negative); its bytes from `ptr`.
+    pub fn block(&self, ptr: u32, offset: i64, count: i64, dt: &DatatypeEntry) -> MpiResult<(i128, i128)> {
         self.not_in_place(ptr)?;
         dt.check_committed()?;
         datatype::check_count(count)?;
         let (lo, hi) = dt.hull(count);
-        hull_at(&self.mem, ptr, (offset as i128 + lo, offset as i128 + hi))?;
-        Ok(())
+        let hull = (offset as i128 + lo, offset as i128 + hi);
+        hull_at(&self.mem, ptr, hull)?;
+        Ok(hull)
     }
 
     /// A v-collective buffer: rank i's block holds counts[i] elements at
@@ -99,7 +100,7 @@ impl Ctx<'_> {
         };
         datatype::check_count(least.into())?;
         if lo >= hi {
-            return Ok(VBuffer { buf: self.mem.unchecked_empty(ptr), counts, displs });
+            return Ok(VBuffer { buf: self.mem.unchecked_empty(ptr), counts, displs, span: SolidSpan::NONE });
         }
         // lo >= -2^62 and hi < 2^63, so hi - lo fits a u64; the exact
         // 128-bit hull only where this fails (for its error)
@@ -107,7 +108,8 @@ impl Ctx<'_> {
             Ok(buf) => buf,
             Err(_) => hull_at(&self.mem, ptr, (lo.into(), hi.into()))?,
         };
-        Ok(VBuffer { buf, counts, displs })
+        let span = if dt.solid_extent().is_some() { SolidSpan::hull(buf, (lo.into(), hi.into())) } else { SolidSpan::NONE };
+        Ok(VBuffer { buf, counts, displs, span })
     }
 
     /// The large-count form's v-collective buffer: MPI_Count counts, guest
@@ -138,7 +140,9 @@ impl Ctx<'_> {
             None => vhull(c.values().zip(d.values()), dt)?,
         };
         let (counts, displs) = (c.host_ptr() as _, d.host_ptr() as _);
-        Ok(VBuffer { buf: hull_at(&self.mem, ptr, hull)?, counts, displs })
+        let buf = hull_at(&self.mem, ptr, hull)?;
+        let span = if dt.solid_extent().is_some() { SolidSpan::hull(buf, hull) } else { SolidSpan::NONE };
+        Ok(VBuffer { buf, counts, displs, span })
     }
 
     /// A guest int array the host writes (results, no guest code runs
@@ -146,6 +150,22 @@ impl Ctx<'_> {
     #[inline]
     pub fn int_array_out(&self, ptr: u32, n: i64) -> MpiResult<*mut i32> {
         Ok(self.mem.range(ptr, n.max(0) as u64 * 4)? as *mut i32)
+    }
+
+    /// A call's send and receive buffers may not share a byte (an output
+    /// may not alias an input, MPI-4.1 2.6.2; a collective reuses its
+    /// buffer through MPI_IN_PLACE). The hosts trust it: MPICH asserts in
+    /// its local copy (overlapping `memcpy`) and aborts the job, natively
+    /// too, for a send to itself (`MPI_Sendrecv`) and the block a
+    /// collective's process sends itself; Open MPI copies what it has
+    /// already overwritten. Checked where the types' data fill their
+    /// buffers (`SolidSpan`).
+    #[inline(always)]
+    pub fn check_apart(&self, send: SolidSpan, recv: SolidSpan) -> MpiResult {
+        if send.meets(recv) {
+            return Err(aliased());
+        }
+        Ok(())
     }
 
     /// Int `index` of the guest array at `ptr`: from this call's host copy
@@ -177,6 +197,53 @@ pub struct VBuffer<T> {
     pub buf: *mut u8,
     pub counts: *const T,
     pub displs: *const T,
+    /// The hull's host bytes when the type is dense (`SolidSpan`).
+    pub span: SolidSpan,
+}
+
+/// The host bytes `[start, end)` a buffer of a type whose data fill it
+/// (`DatatypeEntry::solid_extent`) covers, every one of them, for
+/// `Ctx::check_apart`. Other types' data may legally interleave with
+/// another buffer's, so they get `NONE`, as do buffers MPI does not read
+/// at this process and MPI_IN_PLACE.
+#[derive(Clone, Copy, Debug)]
+pub struct SolidSpan {
+    start: usize,
+    end: usize,
+}
+
+impl SolidSpan {
+    pub const NONE: Self = Self { start: 0, end: 0 };
+
+    /// `count` elements of `dt` at host address `buf`, a buffer checked
+    /// before (empty, and so apart from any other, for a type that is not
+    /// solid).
+    #[inline(always)]
+    pub fn of(buf: *mut u8, count: i64, dt: &DatatypeEntry) -> Self {
+        Self { start: buf as usize, end: (buf as usize).wrapping_add(dt.solid_bytes(count)) }
+    }
+
+    /// `len` bytes at host address `start` (checked): packed data.
+    #[inline]
+    pub fn bytes(start: *mut u8, len: u64) -> Self {
+        Self { start: start as usize, end: (start as usize).wrapping_add(len as usize) }
+    }
+
+    /// The bytes `[lo, hi)` from host address `buf` (checked), all of
+    /// them data of solid types.
+    pub fn hull(buf: *mut u8, (lo, hi): (i128, i128)) -> Self {
+        if lo >= hi {
+            return Self::NONE;
+        }
+        Self { start: buf.wrapping_offset(lo as isize) as usize, end: buf.wrapping_offset(hi as isize) as usize }
+    }
+
+    /// Whether the two share a byte (an empty span shares none, wherever
+    /// it starts).
+    #[inline(always)]
+    fn meets(self, other: Self) -> bool {
+        self.start.max(other.start) < self.end.min(other.end)
+    }
 }
 
 /// `Ctx::buffer` for every type and count, and its errors.
@@ -196,6 +263,12 @@ fn any_buffer(mem: GuestMemory, ptr: u32, count: i64, dt: DatatypeEntry) -> MpiR
         }
     }
     hull_at(&mem, ptr, dt.hull(count))
+}
+
+#[cold]
+#[inline(never)]
+fn aliased() -> MpiError {
+    MpiError::new(abi::c::MPI_ERR_BUFFER, "the send and receive buffers overlap (an output may not alias an input; a collective reuses its buffer through MPI_IN_PLACE)")
 }
 
 /// `Ctx::not_in_place`, for the helpers that take no context.
@@ -276,6 +349,31 @@ mod span_tests {
 
     fn class<T>(r: MpiResult<T>) -> i32 {
         r.err().map_or(abi::c::MPI_SUCCESS, |e| e.class)
+    }
+
+    #[test]
+    fn send_and_receive_buffers_may_not_share_a_byte_of_data() {
+        with_ctx(|cx| {
+            let at = |ptr: u32| cx.buffer(ptr, 0, &int(4)).unwrap();
+            let span = |ptr: u32, count: i64, dt: &DatatypeEntry| SolidSpan::of(at(ptr), count, dt);
+            let class = |a, b| class(cx.check_apart(a, b));
+            assert_eq!(class(span(64, 4, &int(4)), span(76, 4, &int(4))), abi::c::MPI_ERR_BUFFER); // the last int
+            assert_eq!(class(span(76, 4, &int(4)), span(64, 4, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(span(64, 4, &int(4)), span(64, 4, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(span(64, 4, &int(4)), span(80, 4, &int(4))), abi::c::MPI_SUCCESS); // adjacent
+            assert_eq!(class(span(64, 4, &int(4)), span(68, 0, &int(4))), abi::c::MPI_SUCCESS); // empty, inside
+            assert_eq!(class(span(64, 4, &int(4)), SolidSpan::NONE), abi::c::MPI_SUCCESS);
+            // a gap inside each element (8-byte extent, 4 of data): interleaving is legal
+            assert_eq!(class(span(64, 4, &int(8)), span(68, 4, &int(8))), abi::c::MPI_SUCCESS);
+            let holey = DatatypeEntry::new(int(4).host, 8, 0, 8, true).of_size(4);
+            assert_eq!(class(span(64, 4, &holey), span(68, 4, &holey)), abi::c::MPI_SUCCESS);
+            let filled = DatatypeEntry::new(int(4).host, 8, 0, 8, true).of_size(8);
+            assert_eq!(class(span(64, 4, &filled), span(68, 4, &filled)), abi::c::MPI_ERR_BUFFER);
+            // a hull from byte displacements below the pointer
+            let below = SolidSpan::hull(at(64), (-8, 0));
+            assert_eq!(class(below, span(60, 1, &int(4))), abi::c::MPI_ERR_BUFFER);
+            assert_eq!(class(below, span(64, 1, &int(4))), abi::c::MPI_SUCCESS);
+        });
     }
 
     #[test]

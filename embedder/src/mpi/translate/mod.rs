@@ -6,4 +6,5 @@ mod handles;
 mod specials;
 mod strings;
 
+pub(in crate::mpi) use buffers::SolidSpan;
 pub(in crate::mpi) use handles::invalid_request;
