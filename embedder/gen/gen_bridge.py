@@ -160,6 +160,15 @@ ARG_CHECKS = {
        for f, send, recv in (("Neighbor_allgather", "sendcount", "recvcount"), ("Neighbor_alltoall", "sendcount", "recvcount"),
                              ("Neighbor_allgatherv", "sendcount", "recvcounts_"), ("Neighbor_alltoallv", "sendcounts_", "recvcounts_"))
        for form in ("{0}", "I{1}", "{0}_init")},
+    # a one-sided transfer: (what is sent, what receives it); a fetch's
+    # target sends to its result buffer; MPI_NO_OP ignores the origin
+    **{f: ["cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?"]
+       for f in ("Put", "Rput", "Accumulate", "Raccumulate")},
+    **{f: ["cx.check_rma_transfer((target_count as i64, &target_datatype_), (origin_count as i64, &origin_datatype_))?"]
+       for f in ("Get", "Rget")},
+    **{f: ["if op != abi::c::MPI_NO_OP { cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))? }",
+           "cx.check_rma_transfer((target_count as i64, &target_datatype_), (result_count as i64, &result_datatype_))?"]
+       for f in ("Get_accumulate", "Rget_accumulate")},
     "Comm_create_group": ["cx.check_subgroup(&comm_, group_)?"],
     "Win_post": ["cx.check_win_subgroup(&win_, group_)?"],
     "Win_start": ["cx.check_win_subgroup(&win_, group_)?"],

@@ -82,6 +82,43 @@ pub struct WinEntry {
 }
 
 impl Ctx<'_> {
+    /// A one-sided transfer is a send of one side and a receive of the
+    /// other (MPI-4.1 12.3.1), and the hosts trust that it matches: MPICH
+    /// asserts in its unpack when what arrives ends inside an element of
+    /// the receiving type (an `MPI_Put` of 3 chars into an int, natively
+    /// too) and aborts the job; Open MPI says MPI_ERR_TRUNCATE for an
+    /// `MPI_Get` that does not fit and writes an `MPI_Put` that does not.
+    /// A receiving side larger than what is sent is legal, but MPICH 4.0.2
+    /// then moves the receiving side's amount (an `MPI_Get` of one int into
+    /// two reads two from the target, past the target's checked bytes). So
+    /// both sides must hold as many bytes, on every host: MPI_ERR_TRUNCATE
+    /// when the receiving side is smaller, MPI_ERR_COUNT when it is larger.
+    /// The usual call, solid types of as many bytes, asks the host nothing.
+    #[inline]
+    pub fn check_rma_transfer(&self, sent: (i64, &DatatypeEntry), received: (i64, &DatatypeEntry)) -> MpiResult {
+        let bytes = sent.1.solid_bytes(sent.0);
+        if bytes != 0 && bytes == received.1.solid_bytes(received.0) {
+            return Ok(());
+        }
+        self.rma_transfer(sent, received)
+    }
+
+    #[inline(never)]
+    fn rma_transfer(&self, sent: (i64, &DatatypeEntry), (count, dt): (i64, &DatatypeEntry)) -> MpiResult {
+        let sent = sent.0 as i128 * self.host_type_size(sent.1.host.0)? as i128;
+        let room = count as i128 * self.host_type_size(dt.host.0)? as i128;
+        if sent > room {
+            return Err(MpiError::new(abi::c::MPI_ERR_TRUNCATE, format!("the {sent} bytes sent do not fit the receiving side's {room}")));
+        }
+        if sent < room {
+            return Err(MpiError::new(
+                abi::c::MPI_ERR_COUNT,
+                format!("the receiving side's {room} bytes are more than the {sent} sent: one-sided transfers must move as many bytes on both sides here"),
+            ));
+        }
+        Ok(())
+    }
+
     #[inline]
     pub fn win(&self, handle: i32) -> MpiResult<&WinEntry> {
         match self.bridge.wins.get(handle) {

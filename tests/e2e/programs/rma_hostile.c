@@ -95,6 +95,30 @@ static void target_ranges(MPI_Win win) {
     MPI_Type_free(&spread);
 }
 
+/* A transfer is a send of one side and a receive of the other, and the
+ * two must hold as many bytes here. MPICH asserted in its unpack (3 chars
+ * into an int) and aborted the job, natively too; Open MPI wrote the put.
+ * Larger receiving sides are legal, but MPICH 4.0 then moved the
+ * receiving side's amount (a get of one int into two read two from the
+ * target): refused too. */
+static void transfer_sizes(MPI_Win win) {
+    char chars[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    int src[4] = {1, 2, 3, 4}, res[4];
+
+    MPI_Win_fence(0, win);
+    report("put 3 chars into an int", MPI_Put(chars, 3, MPI_CHAR, right, 8, 1, MPI_INT, win));
+    int rc = MPI_Get(chars, 3, MPI_CHAR, right, 8, 1, MPI_INT, win);
+    report_data("get an int into 3 chars", rc, chars[0] == 1 && chars[3] == 4);
+    report("accumulate 3 ints into 2", MPI_Accumulate(src, 3, MPI_INT, right, 8, 2, MPI_INT, MPI_SUM, win));
+    rc = MPI_Get_accumulate(src, 2, MPI_INT, patterned(res, 1), 1, MPI_INT, right, 8, 2, MPI_INT, MPI_SUM, win);
+    report_data("get_accumulate of 2 ints into a 1-int result", rc, intact(res, 1));
+    report("put 3 ints into a target of 4", MPI_Put(src, 3, MPI_INT, right, 8, 4, MPI_INT, win));
+    rc = MPI_Get(patterned(res, 2), 2, MPI_INT, right, 8, 1, MPI_INT, win);
+    report_data("get an int into 2", rc, intact(res, 2));
+    report("put 4 chars into an int", MPI_Put(chars, 4, MPI_CHAR, right, 8, 1, MPI_INT, win));
+    MPI_Win_fence(0, win);
+}
+
 /* Origin, result and compare buffers that run past the guest memory. */
 static void origin_buffers(MPI_Win win) {
     int src[4] = {1, 2, 3, 4}, res[4], one = 1;
@@ -248,6 +272,7 @@ int main(int argc, char **argv) {
     target_ranges(win);
     origin_buffers(win);
     ranks_and_handles(win);
+    transfer_sizes(win);
     creation();
     callbacks();
 

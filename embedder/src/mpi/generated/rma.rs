@@ -17,6 +17,7 @@ pub fn mpi_put(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count: 
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Put(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
 }
@@ -30,6 +31,7 @@ pub fn mpi_get(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count: 
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (origin_count as i64, &origin_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
 }
@@ -44,6 +46,7 @@ pub fn mpi_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Accumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
     })
 }
@@ -60,6 +63,8 @@ pub fn mpi_get_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, ori
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
+        if op != abi::c::MPI_NO_OP { cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))? };
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (result_count as i64, &result_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_accumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
     })
 }
@@ -75,6 +80,7 @@ pub fn mpi_rput(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count:
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rput(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -92,6 +98,7 @@ pub fn mpi_rget(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count:
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (origin_count as i64, &origin_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rget(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -110,6 +117,7 @@ pub fn mpi_raccumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Raccumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -130,6 +138,8 @@ pub fn mpi_rget_accumulate(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, or
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        if op != abi::c::MPI_NO_OP { cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))? };
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (result_count as i64, &result_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rget_accumulate(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -145,6 +155,7 @@ pub fn mpi_put_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Put_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
 }
@@ -158,6 +169,7 @@ pub fn mpi_get_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_count
         let origin_addr_ = cx.buffer(origin_addr, origin_count as i64, &origin_datatype_)?;
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (origin_count as i64, &origin_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0) })
     })
 }
@@ -172,6 +184,7 @@ pub fn mpi_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origi
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Accumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
     })
 }
@@ -188,6 +201,8 @@ pub fn mpi_get_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, o
         let target_rank_ = cx.win_rank(win_, target_rank, true)?;
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         let op_ = cx.op(op)?;
+        if op != abi::c::MPI_NO_OP { cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))? };
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (result_count as i64, &result_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Get_accumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0) })
     })
 }
@@ -203,6 +218,7 @@ pub fn mpi_rput_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_coun
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rput_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -220,6 +236,7 @@ pub fn mpi_rget_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, origin_coun
         let target_disp_ = cx.target(win_, target_rank_, target_disp, target_count as i64, &target_datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (origin_count as i64, &origin_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rget_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -238,6 +255,7 @@ pub fn mpi_raccumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, orig
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Raccumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
@@ -258,6 +276,8 @@ pub fn mpi_rget_accumulate_c(mut env: FunctionEnvMut<MpiEnv>, origin_addr: u32, 
         let op_ = cx.op(op)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
+        if op != abi::c::MPI_NO_OP { cx.check_rma_transfer((origin_count as i64, &origin_datatype_), (target_count as i64, &target_datatype_))? };
+        cx.check_rma_transfer((target_count as i64, &target_datatype_), (result_count as i64, &result_datatype_))?;
         cx.host(unsafe { host_mpi::ffi::MPI_Rget_accumulate_c(origin_addr_ as _, origin_count, origin_datatype_.host.0, result_addr_ as _, result_count, result_datatype_.host.0, target_rank_, target_disp_ as _, target_count, target_datatype_.host.0, op_.0, win_.host.0, &mut request_.0) })?;
         cx.out_request(request, request_, false)?;
         Ok(())
