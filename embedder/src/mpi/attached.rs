@@ -110,19 +110,19 @@ pub fn detach(cx: &mut Ctx, scope: Scope, buffer_addr: u32, size: u32, count_siz
 /// guest's test or wait completes at once with an empty status, as the
 /// flush itself would have.
 fn finish_flushes(cx: &mut Ctx, scope: Scope) -> MpiResult {
-    let (function, comm) = match scope {
-        Scope::Process => ("MPI_Buffer_iflush", None),
-        Scope::Comm(c) => ("MPI_Comm_iflush_buffer", Some(cx.comm(c)?.host.0)),
-        // any session's: a request does not record its session
-        Scope::Session(_) => ("MPI_Session_iflush_buffer", None),
+    let (function, comm, session) = match scope {
+        Scope::Process => ("MPI_Buffer_iflush", None, None),
+        Scope::Comm(c) => ("MPI_Comm_iflush_buffer", Some(cx.comm(c)?.host.0), None),
+        Scope::Session(s) => ("MPI_Session_iflush_buffer", None, Some(s)),
     };
+    let of_session = |e: &super::state::RequestEntry| session.is_none() || e.extra.as_ref().is_some_and(|x| x.session == session);
     let pending: Vec<i32> = cx
         .bridge
         .requests
         .user_handles()
         .filter(|&h| {
             cx.bridge.requests.get(h).is_some_and(|e| {
-                e.made_by == function && comm.is_none_or(|c| e.comm.0 == c) && !host_mpi::is_null_request(e.host)
+                e.made_by == function && comm.is_none_or(|c| e.comm.0 == c) && of_session(e) && !host_mpi::is_null_request(e.host)
             })
         })
         .collect();

@@ -150,6 +150,9 @@ pub struct RequestExtra {
     pub(super) arrays: Vec<super::translate::arrays::HostArray>,
     /// MPI_Grequest_start: the guest's callbacks.
     pub grequest: Option<super::grequest::Grequest>,
+    /// MPI_Session_iflush_buffer: the guest session whose buffer it
+    /// flushes (`attached::finish_flushes`).
+    pub session: Option<i32>,
     /// The user operation and derived datatypes a collective was made with
     /// (held.rs): freed by the guest, they stay on the host until then.
     #[allow(dead_code)] // held, never read: it only has to live

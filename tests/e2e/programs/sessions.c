@@ -478,6 +478,27 @@ static int buffer(void) {
     EXPECT(MPI_Session_attach_buffer_c(s, buf, 1000) == MPI_SUCCESS);
     EXPECT(MPI_Session_detach_buffer_c(s, &addr, &nc) == MPI_SUCCESS);
     EXPECT(addr == buf && nc == 1000);
+    /* another session's flush still pending (a rendezvous-sized message to
+     * itself not yet received) when this session's buffer is detached:
+     * the detach completes its own session's flushes only */
+    MPI_Session t = open_session(MPI_ERRORS_RETURN);
+    MPI_Comm self = comm_of(t, "mpi://SELF", "org.test.buffer.self", MPI_ERRORS_RETURN);
+    static char tbuf[(1 << 18) + 4096];
+    static int big[1 << 16], back[1 << 16];
+    for (int i = 0; i < 1 << 16; i++) big[i] = i;
+    EXPECT(MPI_Session_attach_buffer(t, tbuf, sizeof tbuf) == MPI_SUCCESS);
+    EXPECT(MPI_Bsend(big, 1 << 16, MPI_INT, 0, 4, self) == MPI_SUCCESS);
+    MPI_Request pending = MPI_REQUEST_NULL;
+    EXPECT(MPI_Session_iflush_buffer(t, &pending) == MPI_SUCCESS);
+    EXPECT(MPI_Session_attach_buffer(s, buf, sizeof buf) == MPI_SUCCESS);
+    EXPECT(MPI_Session_detach_buffer(s, &addr, &n) == MPI_SUCCESS);
+    EXPECT(MPI_Recv(back, 1 << 16, MPI_INT, 0, 4, self, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    EXPECT(back[12345] == 12345 && back[(1 << 16) - 1] == (1 << 16) - 1);
+    EXPECT(MPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    EXPECT(MPI_Session_detach_buffer(t, &addr, &n) == MPI_SUCCESS);
+    EXPECT(addr == tbuf && n == (int)sizeof tbuf);
+    MPI_Comm_free(&self);
+    EXPECT(MPI_Session_finalize(&t) == MPI_SUCCESS);
     MPI_Comm_free(&world);
     EXPECT(MPI_Session_finalize(&s) == MPI_SUCCESS);
     if (rank == 0) printf("buffer %s\n", errors ? "FAILED" : "ok");
