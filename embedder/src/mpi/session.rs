@@ -467,9 +467,20 @@ pub fn info_create_env(mut env: FunctionEnvMut<MpiEnv>, argc: i32, argv: u32, in
         cx.mem.range(info, 4)?;
         let mut args = Vec::new();
         if argv != 0 {
+            // the whole array lies in memory; the "argv" value keeps
+            // MPI_MAX_INFO_VAL bytes of the arguments after the command, so
+            // those past them are not read (a fuzzed argc of 2^31 - 1 read
+            // strings for minutes)
+            cx.mem.range(argv, argc as u64 * 4)?;
+            let mut joined = 0;
             for k in 0..argc as u32 {
-                let p = cx.mem.read_i32(argv.wrapping_add(4 * k))? as u32;
-                args.push(cx.cstr(p, super::info::MAX_VAL - 1)?.into_bytes());
+                let p = cx.mem.read_i32(argv + 4 * k)? as u32;
+                let arg = cx.cstr(p, super::info::MAX_VAL - 1)?.into_bytes();
+                joined += if k == 0 { 0 } else { arg.len() + 1 };
+                args.push(arg);
+                if joined > super::info::MAX_VAL {
+                    break;
+                }
             }
         }
         let i = super::info::environment(cx, &args)?;

@@ -420,6 +420,19 @@ static int info_env(int argc, char **argv) {
     /* no handle: the error goes to MPI_COMM_WORLD's handler */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     EXPECT(MPI_Info_create_env(-1, NULL, &info) == MPI_ERR_ARG);
+    /* an argc of 2^31 - 1: the array runs past the memory */
+    info = MPI_INFO_NULL;
+    EXPECT(MPI_Info_create_env(0x7fffffff, argv, &info) == MPI_ERR_BUFFER && info == MPI_INFO_NULL);
+    /* a million arguments: "argv" keeps what an info value holds */
+    {
+        int many = 1 << 20;
+        char **list = malloc(many * sizeof *list);
+        for (int i = 0; i < many; i++) list[i] = "x";
+        EXPECT(MPI_Info_create_env(many, list, &info) == MPI_SUCCESS);
+        EXPECT(GET("argv") && len > 200 && strncmp(v, "x x x", 5) == 0);
+        MPI_Info_free(&info);
+        free(list);
+    }
     MPI_Comm_free(&world);
     MPI_Session_finalize(&s);
     MPI_Finalize();
