@@ -248,6 +248,13 @@ int main(int argc, char **argv) {
     t = tail(2);
     rc = MPI_Pack(buf, 1, MPI_INT, packed, 16, (int *)t, MPI_COMM_WORLD);
     expect("pack position pointer past the end", rc, MPI_ERR_BUFFER, untouched(packed, 64) && untouched(t, 2));
+    /* a type whose size passes MPI_Count: MPICH asserted (aborting the
+     * job) in every later size query of it, natively too */
+    {
+        MPI_Datatype huge = MPI_DATATYPE_NULL;
+        rc = MPI_Type_create_hvector_c(1, INT64_MAX, 8, MPI_INT64_T, &huge);
+        expect("hvector_c of 2^63 - 1 8-byte elements", rc, MPI_ERR_COUNT, huge == MPI_DATATYPE_NULL);
+    }
     /* the packed bytes the call moves on its own data: MPICH asserted in
      * its copy (overlapping memcpy) and aborted the job, natively too */
     {

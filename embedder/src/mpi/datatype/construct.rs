@@ -101,6 +101,14 @@ impl Ctx<'_> {
     }
 
     pub fn new_datatype(&mut self, host: host_mpi::Datatype, contents: Rc<Contents>) -> MpiResult<i32> {
+        // a size past MPI_Count (a block length of 2^63 - 1 elements) wraps
+        // negative on the host, and MPICH asserts (aborting the job) in
+        // every later size query, natively too
+        if host_mpi::type_size(host).is_ok_and(|size| size < 0) {
+            let mut h = host;
+            unsafe { ffi::MPI_Type_free(&mut h.0) };
+            return Err(MpiError::new(abi::c::MPI_ERR_COUNT, "the type's size does not fit an MPI_Count"));
+        }
         let entry = match describe(host) {
             Ok(e) => e.holding_binary128(super::super::binary128::holds_binary128(&contents)),
             Err(rc) => {
