@@ -170,6 +170,9 @@ impl Ctx<'_> {
         if !comm.own_neighbor {
             return Ok(());
         }
+        if comm.own_unbalanced {
+            return Err(unbalanced_self_edges());
+        }
         if let (Some(sent), Some(received)) = (send.0.uniform(), recv.0.uniform()) {
             if sent == received && send.1 == recv.1 {
                 return Ok(());
@@ -190,6 +193,9 @@ impl Ctx<'_> {
         received: impl Fn(usize) -> MpiResult<i128>,
     ) -> MpiResult {
         let (to_self, from_self) = self.self_neighbor_blocks(comm)?;
+        if to_self.len() != from_self.len() {
+            return Err(unbalanced_self_edges());
+        }
         let sizes = |blocks: Vec<usize>, size: &dyn Fn(usize) -> MpiResult<i128>| -> MpiResult<Vec<i128>> {
             let mut v = blocks.into_iter().map(size).collect::<MpiResult<Vec<_>>>()?;
             v.sort_unstable();
@@ -204,6 +210,14 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+#[cold]
+fn unbalanced_self_edges() -> MpiError {
+    MpiError::new(
+        abi::c::MPI_ERR_TOPOLOGY,
+        "this process is its own neighbour more often as a source than as a destination, or the reverse: the graph is inconsistent and the call would wait for ever",
+    )
 }
 
 /// One side (send or receive): the buffer (every block checked), host

@@ -41,6 +41,11 @@ pub struct CommEntry {
     /// (`topo::neighbourhood`): the neighbourhood collectives of every
     /// other communicator skip that check.
     pub own_neighbor: bool,
+    /// It is its own neighbour more often as a source than as a
+    /// destination or the reverse: an inconsistent graph (MPI-4.1 8.5.4),
+    /// on which a neighbourhood collective waits for ever for a block it
+    /// never sends itself (MPICH, natively too).
+    pub own_unbalanced: bool,
     /// This rank's (in-degree, out-degree) in the topology; `None` (no
     /// topology, or the host could not say) asks the host at each call.
     pub degrees: Option<(i32, i32)>,
@@ -58,16 +63,16 @@ impl CommEntry {
             host_mpi::comm_remote_size(host, &mut peers);
         }
         // a topology the host cannot describe is checked at every call
-        let (own_neighbor, degrees) = match super::topo::neighbourhood(host, rank) {
-            Ok(n) => (!n.to_self.is_empty() || !n.from_self.is_empty(), n.degrees),
-            Err(_) => (true, None),
+        let (own_neighbor, own_unbalanced, degrees) = match super::topo::neighbourhood(host, rank) {
+            Ok(n) => (!n.to_self.is_empty() || !n.from_self.is_empty(), n.to_self.len() != n.from_self.len(), n.degrees),
+            Err(_) => (true, false, None),
         };
-        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64, own_neighbor, degrees }
+        Self { host, errhandler, rank, inter: inter != 0, peers: peers as i64, local: local as i64, own_neighbor, own_unbalanced, degrees }
     }
 
     /// A handle whose host communicator is filled in later (MPI_Comm_idup).
     pub fn pending(errhandler: i32) -> Self {
-        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0, own_neighbor: false, degrees: None }
+        Self { host: host_mpi::null_communicator(), errhandler, rank: 0, inter: false, peers: 0, local: 0, own_neighbor: false, own_unbalanced: false, degrees: None }
     }
 
     /// Which arguments of a rooted collective MPI reads at this process:

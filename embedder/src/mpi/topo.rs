@@ -581,7 +581,7 @@ mod tests {
         put(&mut mem, 40, &[0, 1, 3]); // ranks: 3 is outside a comm of 3
         put(&mut mem, 52, &[4, -1]); // weights
         put(&mut mem, 60, &[2, 3, 0]); // grid dims; 0 is not a dimension
-        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3, own_neighbor: false, degrees: None };
+        let comm = CommEntry { host: host_mpi::null_communicator(), errhandler: 0, rank: 0, inter: false, peers: 3, local: 3, own_neighbor: false, own_unbalanced: false, degrees: None };
         with_ctx(&mut mem, |cx| {
             let class = |r: MpiResult| r.err().map(|e| e.class);
             assert_eq!(class(cx.check_graph(&comm, 2, 16, 24)), None);

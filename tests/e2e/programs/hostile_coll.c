@@ -319,6 +319,16 @@ int main(int argc, char **argv) {
     expect("neighbor_alltoallw on a self-loop sending 8 bytes to itself, receiving 0", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
     rc = MPI_Neighbor_alltoallv_c(nsend, ncount_one, naint_zero, MPI_DOUBLE, nrecv, ncount_zero, naint_zero, MPI_DOUBLE, loop);
     expect("neighbor_alltoallv_c on a self-loop sending 8 bytes to itself, receiving 0", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
+    /* itself twice as a source, once as a destination: an inconsistent
+     * graph, on which MPICH waited for ever (natively too) */
+    MPI_Comm lopsided = MPI_COMM_NULL;
+    int twice[2] = {0, 0};
+    MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 2, twice, MPI_UNWEIGHTED, 1, twice, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &lopsided);
+    rc = MPI_Neighbor_allgather(nsend, 1, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, lopsided);
+    expect("neighbor_allgather on a graph listing itself twice as a source, once as a destination", rc, MPI_ERR_TOPOLOGY, nrecv[0] == 0);
+    rc = MPI_Neighbor_alltoallw(nsend, nsingle, nbytes_at, ntypes, nrecv, nsingle, nbytes_at, ntypes, lopsided);
+    expect("neighbor_alltoallw on that graph", rc, MPI_ERR_TOPOLOGY, nrecv[0] == 0);
+    MPI_Comm_free(&lopsided);
     rc = MPI_Neighbor_allgather(nsend, 1, MPI_DOUBLE, nrecv, 1, MPI_FLOAT, graph);
     expect("neighbor_allgather on a graph of one with a self-loop sending 8 bytes to itself, receiving 4", rc, MPI_ERR_TRUNCATE, nrecv[0] == 0);
     rc = MPI_Neighbor_alltoall(nsend, 2, MPI_DOUBLE, nrecv, 1, MPI_DOUBLE, grid);
