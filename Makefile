@@ -82,7 +82,7 @@ mpi-wheels: setup
 # (windows, which Debian's Open MPI 4.1 cannot make under the embedder:
 # README, "What is implemented"); Karmem regions on Open MPI 5 too.
 test-mpi-abi: build mpi-wheels
-	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py
+	EMBEDDER_TEST_MPI=mpich-abi python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_hostile.py tests/e2e/test_fault_timing.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py tests/fuzz/test_fuzz.py::test_mpich5_seeds_that_crashed_the_host
 test-openmpi5: build mpi-wheels
 	EMBEDDER_TEST_MPI=openmpi5 python3 -m pytest -q tests/e2e/test_host_library.py tests/e2e/test_families.py tests/e2e/test_mpi4.py tests/e2e/test_mpiio.py tests/e2e/test_mpiio_eof.py tests/e2e/test_mpiio_errors.py tests/e2e/test_hostile.py tests/e2e/test_sessions.py tests/e2e/test_large_count_types.py tests/e2e/test_info_env.py tests/e2e/test_tools.py tests/e2e/test_rma.py tests/e2e/test_karmem.py tests/e2e/test_pending_frees.py tests/e2e/test_error_completions.py
 

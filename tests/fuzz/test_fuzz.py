@@ -108,6 +108,21 @@ def test_one_rank_seeds_that_crashed_the_host(embedder, tmp_path):
     assert all(o.kind == "ok" for o in results), [(o.seed, o.kind, o.detail) for o in results]
 
 
+# One-rank runs that crashed MPICH 5.0.2 (the MPI-5 ABI library; `make
+# test-mpi-abi` runs them there, the other hosts' runs must not crash
+# either): a session finalized with its buffer's flush pending, whose
+# request a later detach waited on (79045, SIGSEGV in `MPI_Wait` in every
+# run; its test: tests/e2e/test_sessions.py).
+MPICH5_CRASHED_BEFORE = [79045]
+
+
+def test_mpich5_seeds_that_crashed_the_host(embedder, tmp_path):
+    wasm = mpi_fuzz.build(tmp_path)
+    np = None if mpi_fuzz.MPI == "openmpi" else 1
+    results = [mpi_fuzz.run(wasm, seed, 20_000, np=np, cache=tmp_path / "cache", timeout=60)[0] for seed in MPICH5_CRASHED_BEFORE]
+    assert not failures(results), failures(results)
+
+
 def fuzz_modules(*args, timeout=240):
     if not FUZZ_MODULES.exists():
         pytest.fail(f"{FUZZ_MODULES} is missing: run `make build` first")

@@ -108,8 +108,11 @@ pub fn detach(cx: &mut Ctx, scope: Scope, buffer_addr: u32, size: u32, count_siz
 /// SIGSEGV, natively too; MPI-call fuzzer, seed 79034). The guest's
 /// handle stays; its host request is then MPI_REQUEST_NULL, which the
 /// guest's test or wait completes at once with an empty status, as the
-/// flush itself would have.
-fn finish_flushes(cx: &mut Ctx, scope: Scope) -> MpiResult {
+/// flush itself would have. Finalizing a session detaches its buffer too
+/// (`session_finalize`): a flush left pending there was waited on later
+/// with the host's state gone, and under the session's guest handle,
+/// which a new session may reuse (SIGSEGV in MPICH's `MPI_Wait`, seed 79045).
+pub(in crate::mpi) fn finish_flushes(cx: &mut Ctx, scope: Scope) -> MpiResult {
     let (function, comm, session) = match scope {
         Scope::Process => ("MPI_Buffer_iflush", None, None),
         Scope::Comm(c) => ("MPI_Comm_iflush_buffer", Some(cx.comm(c)?.host.0), None),

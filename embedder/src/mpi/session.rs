@@ -225,6 +225,7 @@ pub fn session_finalize(mut env: FunctionEnvMut<MpiEnv>, session: u32) -> Result
         // as at MPI_Finalize: the host frees the communicators the guest freed
         super::request::complete_pending_idups(cx)?;
         super::comm::finish_closing(cx);
+        attached::finish_flushes(cx, Scope::Session(handle))?;
         let _ = std::io::Write::flush(&mut std::io::stdout());
         cx.host(unsafe { ffi::MPI_Session_finalize(&mut s.0) })?;
         if let Some(entry) = cx.bridge.sessions.remove(handle) {
