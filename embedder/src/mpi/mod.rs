@@ -88,6 +88,11 @@ impl MpiEnv {
 
     /// Connects the bridge to the instance's memory and exports.
     pub fn attach(&mut self, fns: GuestFns) {
+        // the size at instantiation: a call whose buffers are all empty
+        // reads no size, and would otherwise leave the inline checks
+        // (`GuestMemory::range_known`) knowing none for good.
+        // Safety: `length` points at the engine's record of the size.
+        self.known_size.set(unsafe { fns.length().read() } as u64);
         self.fns = Some(Rc::new(fns));
     }
 
