@@ -101,8 +101,7 @@ impl Ctx<'_> {
 
     #[inline(never)]
     fn self_block_sizes(&self, send: (i64, ffi::MPI_Datatype), recv: (i64, ffi::MPI_Datatype)) -> MpiResult {
-        let bytes = |(count, datatype): (i64, ffi::MPI_Datatype)| -> MpiResult<i128> { Ok(count as i128 * self.host_type_size(datatype)? as i128) };
-        let (sent, received) = (bytes(send)?, bytes(recv)?);
+        let (sent, received) = (self.host_bytes(send.0, send.1)?, self.host_bytes(recv.0, recv.1)?);
         if sent != received {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_TRUNCATE,
@@ -178,9 +177,7 @@ impl Ctx<'_> {
                 return Ok(());
             }
         }
-        let bytes = |(count, datatype): (Option<i64>, ffi::MPI_Datatype)| -> MpiResult<i128> {
-            Ok(count.unwrap_or(0) as i128 * self.host_type_size(datatype)? as i128)
-        };
+        let bytes = |(count, datatype): (Option<i64>, ffi::MPI_Datatype)| self.host_bytes(count.unwrap_or(0), datatype);
         self.neighbor_self_sizes(comm, |j| bytes((send.0.at(j), send.1)), |i| bytes((recv.0.at(i), recv.1)))
     }
 
@@ -319,7 +316,7 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
     if form.neighbor && c.own_neighbor {
         let bytes = |s: &Side, i: usize| -> MpiResult<i128> {
             let count = if form.large { (s.counts as *const i64).at(i) } else { (s.counts as *const i32).at(i) };
-            Ok(count.unwrap_or(0) as i128 * cx.host_type_size(s.types.get(i))? as i128)
+            cx.host_bytes(count.unwrap_or(0), s.types.get(i))
         };
         cx.neighbor_self_sizes(&c, |j| bytes(&send, j), |i| bytes(&recv, i))?;
     }

@@ -105,8 +105,7 @@ impl Ctx<'_> {
 
     #[inline(never)]
     fn rma_transfer(&self, sent: (i64, &DatatypeEntry), (count, dt): (i64, &DatatypeEntry)) -> MpiResult {
-        let sent = sent.0 as i128 * self.host_type_size(sent.1.host.0)? as i128;
-        let room = count as i128 * self.host_type_size(dt.host.0)? as i128;
+        let (sent, room) = (self.host_bytes(sent.0, sent.1.host.0)?, self.host_bytes(count, dt.host.0)?);
         if sent > room {
             return Err(MpiError::new(abi::c::MPI_ERR_TRUNCATE, format!("the {sent} bytes sent do not fit the receiving side's {room}")));
         }

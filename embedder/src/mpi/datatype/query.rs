@@ -32,6 +32,12 @@ impl Ctx<'_> {
         Ok(size)
     }
 
+    /// The bytes of `count` elements of a host datatype, exactly (the
+    /// checks that compare two sides' amounts).
+    pub fn host_bytes(&self, count: i64, datatype: ffi::MPI_Datatype) -> MpiResult<i128> {
+        Ok(count as i128 * self.host_type_size(datatype)? as i128)
+    }
+
     /// MPI_Get_elements(_x) with a derived datatype: Open MPI walks the
     /// bytes beyond the last whole datatype element by element, so a status
     /// whose count (guest-written) is far beyond anything a wasm32 receive
