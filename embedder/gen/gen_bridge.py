@@ -176,7 +176,7 @@ ARG_CHECKS = {
     # MPICH 5.0.2 asserts on an intracommunicator (Open MPI 4: MPI_ERR_COMM,
     # MPICH 4.0: success)
     "Comm_remote_group": ["cx.check_intercomm(&comm_)?"],
-    "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?", "cx.bound_free_dims(ndims, dims)?"],
+    "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?", "cx.fix_free_dims(nnodes, ndims, dims)?"],
     "Cart_create": ["cx.check_cart(&comm_, ndims, dims)?"],
     "Cart_map": ["cx.check_cart(&comm_, ndims, dims)?"],
     "Cart_get": ['cx.check_max("maxdims", maxdims)?'],

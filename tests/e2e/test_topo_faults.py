@@ -40,3 +40,32 @@ def test_dims_create_over_a_million_dimensions_ends_as_natively(build, run_wasm,
             continue
         assert native.returncode == 0 and native.stdout.startswith("rc 0: 3 2 2 2 2 2 2 2 1 "), native.stdout + native.stderr
         assert r.returncode == 0 and r.stdout == native.stdout, (ndims, r.stdout + r.stderr)
+
+
+# primes above 46337² (the last prime MPICH's trial division knows),
+# spread over two or more free dimensions
+LARGE_PRIMES = [("2147483647", "0", "0"), ("2147117617", "0", "0", "0"), ("2147483647", "0", "1", "0")]
+
+
+def test_dims_create_of_a_large_prime(build, run_wasm, run_native):
+    """MPICH 4 and 5 divide by zero (SIGFPE, natively too) in
+    MPI_Dims_create of a prime above 46337² over two or more free
+    dimensions, a legal call (MPI-call fuzzer, seed 80003); its only grid
+    is the prime and ones, which the bridge sets, and then every host
+    gives what Open MPI gives natively."""
+    src = PROGRAMS / "dims_create.c"
+    for args in LARGE_PRIMES:
+        prime, dims = args[0], args[1:]
+        expected = [prime if i == dims.index("0") else "1" for i in range(len(dims))]
+        r = run_wasm(build.wasm(src), *args, np=1, timeout=60)
+        assert r.returncode == 0 and r.stdout == f"rc 0: {' '.join(expected)}\n", (args, r.stdout + r.stderr)
+        native = run_native(build.native(src), *args, timeout=60)
+        if MPI.startswith("mpich"):
+            assert native.returncode != 0, f"MPICH divides by zero there: no longer so?\n{native.stdout}"
+        else:
+            assert native.returncode == 0 and native.stdout == r.stdout, (args, native.stdout + native.stderr)
+    # below the bound the host chooses, as natively
+    for args in [("2147117563", "0", "0"), ("2147483646", "0", "0"), ("12", "0", "0", "0")]:
+        r = run_wasm(build.wasm(src), *args, np=1, timeout=60)
+        native = run_native(build.native(src), *args, timeout=60)
+        assert native.returncode == 0 and r.returncode == 0 and r.stdout == native.stdout, (args, r.stdout, native.stdout)

@@ -137,6 +137,11 @@ impl Weights {
     }
 }
 
+/// Whether `n` (below 2^32) is prime, by trial division.
+fn is_prime(n: u64) -> bool {
+    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+}
+
 fn arg_error(detail: impl Into<String>) -> MpiError {
     MpiError::new(abi::c::MPI_ERR_ARG, detail)
 }
@@ -377,19 +382,39 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// Dims_create: at most FREE_DIMS entries left for the host to choose.
-    /// Open MPI's time grows with the square of their number (16,000 took
-    /// 0.2 s, a guest's 2^20 a quarter of an hour), yet past 31 of them the
-    /// rest are 1 whatever nnodes (< 2^31) is: so those are set to 1 here,
-    /// fixed, and the host fills the first FREE_DIMS as it would have.
-    pub fn bound_free_dims(&mut self, ndims: i32, dims: u32) -> MpiResult {
+    /// Dims_create: what the host is left to choose. At most FREE_DIMS
+    /// entries: Open MPI's time grows with the square of their number
+    /// (16,000 took 0.2 s, a guest's 2^20 a quarter of an hour), yet past
+    /// 31 of them the rest are 1 whatever nnodes (< 2^31) is: so those are
+    /// set to 1 here, fixed, and the host fills the first FREE_DIMS as it
+    /// would have. And no prime above 46337² spread over two or more free
+    /// entries: MPICH's trial division stops at its table's last prime,
+    /// 46337, then squares a C int past 2^31 and divides by zero (SIGFPE,
+    /// natively too, for a legal call); the only grid of such a prime is
+    /// the prime itself and ones, which is set here.
+    pub fn fix_free_dims(&mut self, nnodes: i32, ndims: i32, dims: u32) -> MpiResult {
         const FREE_DIMS: usize = 64;
-        let mut free = 0;
+        let (mut free, mut fixed, mut first_free) = (0, 1u64, None);
         for i in 0..ndims {
-            if self.int_at(dims, i)? == 0 {
-                free += 1;
-                if free > FREE_DIMS {
-                    self.mem.write_i32(dims.wrapping_add(4 * i as u32), 1)?;
+            let at = dims.wrapping_add(4 * i as u32);
+            match self.int_at(dims, i)? {
+                0 => {
+                    free += 1;
+                    first_free.get_or_insert(at);
+                    if free > FREE_DIMS {
+                        self.mem.write_i32(at, 1)?;
+                    }
+                }
+                d => fixed = (fixed * d.max(1) as u64).min(1 << 32),
+            }
+        }
+        // `check_dims_create` made nnodes a multiple of `fixed`
+        let rest = nnodes.max(1) as u64 / fixed;
+        if let Some(first) = first_free.filter(|_| free >= 2 && rest > 46_337 * 46_337 && is_prime(rest)) {
+            for i in 0..ndims {
+                let at = dims.wrapping_add(4 * i as u32);
+                if self.int_at(dims, i)? == 0 {
+                    self.mem.write_i32(at, if at == first { rest as i32 } else { 1 })?;
                 }
             }
         }

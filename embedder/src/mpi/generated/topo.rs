@@ -13,7 +13,7 @@ pub fn mpi_dims_create(mut env: FunctionEnvMut<MpiEnv>, nnodes: i32, ndims: i32,
     call(&mut env, "MPI_Dims_create", abi::c::MPI_COMM_WORLD, |cx| {
         let dims_ = cx.int_array_out(dims, (ndims) as i64)?;
         cx.check_dims_create(nnodes, ndims, dims)?;
-        cx.bound_free_dims(ndims, dims)?;
+        cx.fix_free_dims(nnodes, ndims, dims)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Dims_create(nnodes, ndims, dims_ as _) })
     })
 }
