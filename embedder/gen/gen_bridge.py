@@ -177,6 +177,7 @@ ARG_CHECKS = {
     # MPICH 4.0: success)
     "Comm_remote_group": ["cx.check_intercomm(&comm_)?"],
     "Dims_create": ["cx.check_dims_create(nnodes, ndims, dims)?", "cx.fix_free_dims(nnodes, ndims, dims)?"],
+    "File_sync": ["cx.finish_file_requests(fh)?"],
     "Cart_create": ["cx.check_cart(&comm_, ndims, dims)?"],
     "Cart_map": ["cx.check_cart(&comm_, ndims, dims)?"],
     "Cart_get": ['cx.check_max("maxdims", maxdims)?'],
@@ -505,6 +506,9 @@ def gen_fn(f):
             objects += [f"held::Of::Op({q['name']})" for q in P if q["kind"] == "OPERATION"]
             if f.collective and objects:
                 finish = f"cx.out_request_holding({n}, {n}_, {persistent}, &[{', '.join(objects)}])?;"
+            elif "fh" in f.by_name:
+                # a file's operations complete before it closes (file.rs)
+                finish = f"cx.out_file_request({n}, {n}_, fh)?;"
             else:
                 finish = f"cx.out_request({n}, {n}_, {persistent})?;"
             out_handle(body, args, after, n, "null_request", finish)

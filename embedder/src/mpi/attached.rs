@@ -102,16 +102,14 @@ pub fn detach(cx: &mut Ctx, scope: Scope, buffer_addr: u32, size: u32, count_siz
 }
 
 /// Completes on the host the nonblocking flushes of `scope`'s buffer that
-/// the guest has not completed yet, before the buffer goes: MPICH 5.0.2's
-/// flush request keeps pointing into the buffer's state, which its
-/// detach frees, and the request's next test read freed memory (SIGBUS or
-/// SIGSEGV, natively too; MPI-call fuzzer, seed 79034). The guest's
-/// handle stays; its host request is then MPI_REQUEST_NULL, which the
-/// guest's test or wait completes at once with an empty status, as the
-/// flush itself would have. Finalizing a session detaches its buffer too
-/// (`session_finalize`): a flush left pending there was waited on later
-/// with the host's state gone, and under the session's guest handle,
-/// which a new session may reuse (SIGSEGV in MPICH's `MPI_Wait`, seed 79045).
+/// the guest has not completed yet, before the buffer goes
+/// (`request::complete_on_host`): MPICH 5.0.2's flush request keeps
+/// pointing into the buffer's state, which its detach frees, and the
+/// request's next test read freed memory (SIGBUS or SIGSEGV, natively too;
+/// MPI-call fuzzer, seed 79034). Finalizing a session detaches its buffer
+/// too (`session_finalize`): a flush left pending there was waited on later
+/// with the host's state gone, and under the session's guest handle, which
+/// a new session may reuse (SIGSEGV in MPICH's `MPI_Wait`, seed 79045).
 pub(in crate::mpi) fn finish_flushes(cx: &mut Ctx, scope: Scope) -> MpiResult {
     let (function, comm, session) = match scope {
         Scope::Process => ("MPI_Buffer_iflush", None, None),
@@ -119,25 +117,7 @@ pub(in crate::mpi) fn finish_flushes(cx: &mut Ctx, scope: Scope) -> MpiResult {
         Scope::Session(s) => ("MPI_Session_iflush_buffer", None, Some(s)),
     };
     let of_session = |e: &super::state::RequestEntry| session.is_none() || e.extra.as_ref().is_some_and(|x| x.session == session);
-    let pending: Vec<i32> = cx
-        .bridge
-        .requests
-        .user_handles()
-        .filter(|&h| {
-            cx.bridge.requests.get(h).is_some_and(|e| {
-                e.made_by == function && comm.is_none_or(|c| e.comm.0 == c) && of_session(e) && !host_mpi::is_null_request(e.host)
-            })
-        })
-        .collect();
-    for handle in pending {
-        let mut request = cx.request(handle)?;
-        let mut status = host_mpi::empty_status();
-        cx.host(unsafe { ffi::MPI_Wait(&mut request.0, &mut status) })?;
-        if let Some(entry) = cx.bridge.requests.get_mut(handle) {
-            entry.host = request;
-        }
-    }
-    Ok(())
+    super::request::complete_on_host(cx, |e| e.made_by == function && comm.is_none_or(|c| e.comm.0 == c) && of_session(e))
 }
 
 const WORLD: i32 = abi::c::MPI_COMM_WORLD;

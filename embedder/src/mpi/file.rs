@@ -72,6 +72,32 @@ pub(super) fn others_wait(bridge: &super::Bridge, fh: i32, function: &str) -> bo
 }
 
 impl Ctx<'_> {
+    /// Records a nonblocking operation's request on guest file `fh`, so
+    /// that the calls after which its requests may not be pending complete
+    /// them first (`finish_file_requests`).
+    pub fn out_file_request(&mut self, ptr: u32, host: host_mpi::Request, fh: i32) -> MpiResult {
+        if host_mpi::is_null_request(host) {
+            return self.out_request(ptr, host, false);
+        }
+        let mut entry = self.request_entry(host, false);
+        entry.extra().file = Some(fh);
+        let handle = self.bridge.requests.insert(entry);
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
+    /// Completes on the host the nonblocking operations on guest file `fh`
+    /// the guest has not completed (`request::complete_on_host`) before a
+    /// call that MPI-4.1 14 makes erroneous with them pending: closing the
+    /// file, setting its view, syncing it. MPICH's ROMIO frees or rebuilds
+    /// what its pending collective reads and writes use there, and their
+    /// next test read freed memory (SIGSEGV in `MPI_Test`, MPI-call fuzzer,
+    /// seeds 80026 and 80030). Every process of the file has started those
+    /// collectives before this collective call, so completing them here
+    /// waits for no one who is not coming.
+    pub fn finish_file_requests(&mut self, fh: i32) -> MpiResult {
+        super::request::complete_on_host(self, |e| e.extra.as_ref().is_some_and(|x| x.file == Some(fh)))
+    }
+
     /// The host path of a guest file name, resolved through the preopens.
     fn host_path(&self, name: &std::ffi::CStr, create: bool, write: bool) -> MpiResult<std::ffi::CString> {
         let shown = name.to_string_lossy();
@@ -254,6 +280,7 @@ pub fn close(mut env: FunctionEnvMut<MpiEnv>, fh: u32) -> Result<i32, Fatal> {
     }
     call_file(&mut env, "MPI_File_close", handle, |cx| {
         let mut host = cx.file(handle)?;
+        cx.finish_file_requests(handle)?;
         cx.host(unsafe { ffi::MPI_File_close(&mut host.0) })?;
         if let Some(f) = cx.bridge.files.remove(handle) {
             cx.bridge.release_errhandler(f.errhandler);
@@ -282,6 +309,7 @@ pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32,
         let rep = cx.cstr(datarep, abi::c::MPI_MAX_DATAREP_STRING as usize - 1)?;
         let info_ = cx.info(info)?;
         let disp = cx.displacement(disp)?;
+        cx.finish_file_requests(fh)?;
         let rc = unsafe { ffi::MPI_File_set_view(host.0, disp, etype_.host.0, filetype_.host.0, rep.as_ptr(), info_.0) };
         cx.host(rc)?;
         let view = [cx.type_ref(etype, &etype_)?, cx.type_ref(filetype, &filetype_)?];

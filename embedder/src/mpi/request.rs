@@ -281,6 +281,26 @@ pub fn complete_pending_idups(cx: &mut Ctx) -> MpiResult {
     pending.into_iter().try_for_each(|h| finish_idup(cx, h))
 }
 
+/// Completes on the host, now, every pending request `pick` selects,
+/// before a call that frees what the host's requests still use (an
+/// erroneous program's: a buffer detached or a file closed with its
+/// operations pending; the hosts read freed memory then). The guest's
+/// handles stay; their host request is then MPI_REQUEST_NULL, which the
+/// guest's test or wait completes at once with an empty status.
+pub fn complete_on_host(cx: &mut Ctx, pick: impl Fn(&RequestEntry) -> bool) -> MpiResult {
+    let requests = &cx.bridge.requests;
+    let pending: Vec<i32> = requests.user_handles().filter(|&h| requests.get(h).is_some_and(|e| !host_mpi::is_null_request(e.host) && pick(e))).collect();
+    for handle in pending {
+        let mut request = cx.request(handle)?;
+        let mut status = host_mpi::empty_status();
+        cx.host(unsafe { ffi::MPI_Wait(&mut request.0, &mut status) })?;
+        if let Some(entry) = cx.bridge.requests.get_mut(handle) {
+            entry.host = request;
+        }
+    }
+    Ok(())
+}
+
 /// A host index (MPI_UNDEFINED when nothing was active) for the guest.
 fn index_out(bridge: &Bridge, index: i32) -> i32 {
     if index == bridge.specials.undefined { abi::c::MPI_UNDEFINED } else { index }

@@ -158,6 +158,9 @@ pub struct RequestExtra {
     /// MPI_Session_iflush_buffer: the guest session whose buffer it
     /// flushes (`attached::finish_flushes`).
     pub session: Option<i32>,
+    /// A nonblocking file operation: the guest file it works on
+    /// (`Ctx::finish_file_requests`).
+    pub file: Option<i32>,
     /// The user operation and derived datatypes a collective was made with
     /// (held.rs): freed by the guest, they stay on the host until then.
     #[allow(dead_code)] // held, never read: it only has to live

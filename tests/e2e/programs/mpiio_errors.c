@@ -169,6 +169,30 @@ int main(int argc, char **argv) {
         printf("ok read_at of 1 returns %s, %d char '%c'\n", name_of(class_of(rc)), n, buf[0]);
         MPI_File_close(&fh);
         MPI_Type_free(&same);
+    } else if (!strcmp(mode, "pending-at-close")) {
+        /* nonblocking collective I/O still pending at MPI_File_set_view,
+         * MPI_File_sync and MPI_File_close (erroneous), waited on after:
+         * each completes, with the data in the file, a few rounds */
+        static char out[4096], in[4096];
+        int good = 1;
+        for (int round = 0; round < 10; round++) {
+            MPI_Request w = MPI_REQUEST_NULL, r = MPI_REQUEST_NULL, v = MPI_REQUEST_NULL;
+            memset(out, 'a' + round, sizeof out);
+            memset(in, 0, sizeof in);
+            MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+            MPI_Offset at = (MPI_Offset)rank * sizeof out;
+            good &= MPI_File_iwrite_at_all(fh, at, out, sizeof out, MPI_CHAR, &w) == MPI_SUCCESS;
+            good &= MPI_File_set_view(fh, 0, MPI_CHAR, MPI_CHAR, "native", MPI_INFO_NULL) == MPI_SUCCESS;
+            good &= MPI_File_iread_at_all(fh, at, in, sizeof in, MPI_CHAR, &r) == MPI_SUCCESS;
+            good &= MPI_File_sync(fh) == MPI_SUCCESS;
+            good &= MPI_File_iwrite_all(fh, out, 16, MPI_CHAR, &v) == MPI_SUCCESS;
+            good &= MPI_File_close(&fh) == MPI_SUCCESS;
+            good &= MPI_Wait(&w, MPI_STATUS_IGNORE) == MPI_SUCCESS && w == MPI_REQUEST_NULL;
+            good &= MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS && r == MPI_REQUEST_NULL;
+            good &= MPI_Wait(&v, MPI_STATUS_IGNORE) == MPI_SUCCESS && v == MPI_REQUEST_NULL;
+            good &= in[0] == 'a' + round && in[sizeof in - 1] == 'a' + round;
+        }
+        printf("ok pending at close %d\n", good);
     } else if (!strcmp(mode, "fatal")) {
         MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
         MPI_File_open(MPI_COMM_WORLD, "/etc/passwd", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);

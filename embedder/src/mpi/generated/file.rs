@@ -203,7 +203,7 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -219,7 +219,7 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -236,7 +236,7 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -253,7 +253,7 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -268,7 +268,7 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -283,7 +283,7 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -299,7 +299,7 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -315,7 +315,7 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -331,7 +331,7 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -346,7 +346,7 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, st as _) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -705,7 +705,7 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -722,7 +722,7 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -740,7 +740,7 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -758,7 +758,7 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -774,7 +774,7 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -790,7 +790,7 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -807,7 +807,7 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -824,7 +824,7 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -841,7 +841,7 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let mut request_ = host_mpi::null_request();
         let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
         cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -857,7 +857,7 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, st as _) })?;
-        cx.out_request(request, request_, false)?;
+        cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
 }
@@ -1091,6 +1091,7 @@ pub fn mpi_file_get_byte_offset(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
 pub fn mpi_file_sync(mut env: FunctionEnvMut<MpiEnv>, fh: i32) -> Result<i32, Fatal> {
     call_file(&mut env, "MPI_File_sync", fh, |cx| {
         let fh_ = cx.file(fh)?;
+        cx.finish_file_requests(fh)?;
         cx.host(unsafe { host_mpi::ffi::MPI_File_sync(fh_.0) })
     })
 }
