@@ -153,11 +153,20 @@ def build(tmp_path_factory, mpi):
     return Builder(tmp_path_factory.mktemp("build"), mpi)
 
 
+# Open MPI 5's launcher, now and then, before it starts any process (its
+# PMIx server's listening thread; seen once in a full run here, and in
+# other projects' CI): the job is run again, once
+LAUNCHER_DID_NOT_START = "The PMIx server's listener thread failed to start"
+
+
 def run(cmd, timeout=TIMEOUT, **kw):
     """Runs a command; never hangs the suite (a hang fails the test)."""
     env = dict(os.environ, **kw.pop("env", {}))
     try:
-        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, env=env, **kw)
+        r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, env=env, **kw)
+        if r.returncode != 0 and LAUNCHER_DID_NOT_START in (r.stderr or ""):
+            r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, env=env, **kw)
+        return r
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"timed out after {timeout}s: {' '.join(map(str, cmd))}\nstdout: {e.stdout}\nstderr: {e.stderr}")
 
