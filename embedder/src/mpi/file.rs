@@ -76,13 +76,7 @@ impl Ctx<'_> {
     /// that the calls after which its requests may not be pending complete
     /// them first (`finish_file_requests`).
     pub fn out_file_request(&mut self, ptr: u32, host: host_mpi::Request, fh: i32) -> MpiResult {
-        if host_mpi::is_null_request(host) {
-            return self.out_request(ptr, host, false);
-        }
-        let mut entry = self.request_entry(host, false);
-        entry.extra().file = Some(fh);
-        let handle = self.bridge.requests.insert(entry);
-        Ok(self.mem.write_i32(ptr, handle)?)
+        self.out_request_marked(ptr, host, |x| x.file = Some(fh))
     }
 
     /// Completes on the host the nonblocking operations on guest file `fh`

@@ -566,12 +566,6 @@ pub fn session_iflush_buffer(mut env: FunctionEnvMut<MpiEnv>, session: i32, requ
         cx.mem.range(request, 4)?;
         let mut r = host_mpi::null_request();
         cx.host(unsafe { ffi::MPI_Session_iflush_buffer(s.0, &mut r.0) })?;
-        if host_mpi::is_null_request(r) {
-            return cx.out_request(request, r, false);
-        }
-        let mut entry = cx.request_entry(r, false);
-        entry.extra().session = Some(session);
-        let handle = cx.bridge.requests.insert(entry);
-        Ok(cx.mem.write_i32(request, handle)?)
+        cx.out_request_marked(request, r, |x| x.session = Some(session))
     })
 }

@@ -56,6 +56,19 @@ impl Ctx<'_> {
         Ok(self.mem.write_i32(ptr, handle)?)
     }
 
+    /// `out_request` for a request the bridge must find again by what it
+    /// works on (`mark` fills that in its extras: a session's flush, a
+    /// file's operation), to complete it before that goes.
+    pub fn out_request_marked(&mut self, ptr: u32, host: host_mpi::Request, mark: impl FnOnce(&mut RequestExtra)) -> MpiResult {
+        if host_mpi::is_null_request(host) {
+            return self.out_request(ptr, host, false);
+        }
+        let mut entry = self.request_entry(host, false);
+        mark(entry.extra());
+        let handle = self.bridge.requests.insert(entry);
+        Ok(self.mem.write_i32(ptr, handle)?)
+    }
+
     /// `out_request` for a nonblocking or persistent collective: the request
     /// holds the user operation and derived datatypes of `objects` (held.rs).
     /// With predefined ones only, as most calls, it is `out_request`.
