@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+import shm_leftovers
+
 # (test id pattern, skip reason pattern) -> why this skip may stand in CI.
 # Keep it short: a prerequisite that `scripts/setup.sh` installs is never
 # a reason to skip.
@@ -68,3 +70,15 @@ def pytest_terminal_summary(terminalreporter):
     if CI and bad:
         terminalreporter.write_line(f"CI=true: {len(bad)} skip(s) outside tests/conftest.py's ALLOWED_SKIPS "
                                     "fail the run", red=True, bold=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_mpich5_segments():
+    """Every test that runs MPICH 5 jobs (e2e, fuzz) leaves /dev/shm as it
+    found it, but for segments a live job still maps (shm_leftovers)."""
+    if os.environ.get("EMBEDDER_TEST_MPI") != "mpich-abi":
+        yield
+        return
+    before = shm_leftovers.listing()
+    yield
+    shm_leftovers.remove_new_leftovers(before)

@@ -3,10 +3,10 @@ mpicc, run under mpirun with the embedder and natively, side by side."""
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
+from shm_leftovers import MPICH5_LEFTOVERS, SHM  # noqa: F401 (for the tests that check /dev/shm)
 
 ROOT = Path(__file__).resolve().parents[2]
 # EMBEDDER_BIN: another embedder binary; EMBEDDER_TEST_MPI: whose launcher runs it
@@ -65,47 +65,6 @@ class Mpi:
 @pytest.fixture(scope="session")
 def mpi():
     return Mpi(MPI)
-
-
-SHM = Path("/dev/shm")
-# what MPICH 5.0.2 (PyPI's wheel) and the UCX it bundles leave in SHM when a
-# job is torn down (its node segment stays natively too; a killed rank
-# cannot unlink UCX's)
-MPICH5_LEFTOVERS = ("mpich_shm_", "ucx_shm_posix_")
-
-
-def _mapped_anywhere(path):
-    """Whether a live process maps `path` (a job still running holds it)."""
-    for maps in Path("/proc").glob("[0-9]*/maps"):
-        try:
-            if str(path) in maps.read_text():
-                return True
-        except OSError:
-            continue
-    return False
-
-
-@pytest.fixture(autouse=True)
-def _no_stale_mpich5_segments(mpi):
-    """MPICH 5.0.2 (PyPI's wheel) leaves its node segment in /dev/shm when a
-    job is torn down (an abort, a trap), natively too, and sometimes a
-    segment of the UCX it bundles: the tests that end jobs that way remove
-    those afterwards, and only those, once nothing maps them."""
-    if mpi.flavor != "mpich-abi" or not SHM.is_dir():
-        yield
-        return
-    before = set(os.listdir(SHM))
-    yield
-    # a rank of a job torn down by an abort can still be exiting when the
-    # launcher returns (a CI run kept one such segment): give it a moment
-    deadline = time.monotonic() + 5
-    for name in sorted(set(os.listdir(SHM)) - before):
-        if not name.startswith(MPICH5_LEFTOVERS):
-            continue
-        while (mapped := _mapped_anywhere(SHM / name)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if not mapped:
-            (SHM / name).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
