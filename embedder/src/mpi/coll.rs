@@ -16,7 +16,7 @@ use super::{
     datatype::DatatypeEntry,
     errors::{Fatal, MpiError, MpiResult},
     held,
-    state::CommEntry,
+    state::{Bridge, CommEntry},
     translate::{arrays::Element, SolidSpan},
     MpiEnv,
 };
@@ -94,21 +94,9 @@ impl Ctx<'_> {
         match (send.0.at(own), recv.0.at(own)) {
             // the usual call (IMB's too) asks the host nothing
             (Some(sent), Some(received)) if sent == received && send.1 == recv.1 => Ok(()),
-            (Some(sent), Some(received)) => self.self_block_sizes((sent, send.1), (received, recv.1)),
+            (Some(sent), Some(received)) => self_block_sizes(self.bridge, (sent, send.1), (received, recv.1)),
             _ => Ok(()),
         }
-    }
-
-    #[inline(never)]
-    fn self_block_sizes(&self, send: (i64, ffi::MPI_Datatype), recv: (i64, ffi::MPI_Datatype)) -> MpiResult {
-        let (sent, received) = (self.host_bytes(send.0, send.1)?, self.host_bytes(recv.0, recv.1)?);
-        if sent != received {
-            return Err(MpiError::new(
-                abi::c::MPI_ERR_TRUNCATE,
-                format!("this process's block to itself is {sent} bytes sent and {received} received: the two must match"),
-            ));
-        }
-        Ok(())
     }
 
     /// A reduction's send and receive buffers may not overlap (an output
@@ -129,7 +117,7 @@ impl Ctx<'_> {
         let s_end = s.wrapping_add((send.max(0) as usize).wrapping_mul(extent));
         let r_end = r.wrapping_add((recv.max(0) as usize).wrapping_mul(extent));
         if both_sides && s < r_end && r < s_end {
-            return self.overlapping(sendbuf);
+            return overlapping(sendbuf, self.in_place());
         }
         Ok(())
     }
@@ -141,19 +129,11 @@ impl Ctx<'_> {
     pub fn check_disjoint_equal(&self, both_sides: bool, sendbuf: *mut u8, recvbuf: *mut u8, count: i64, datatype: &DatatypeEntry) -> MpiResult {
         let bytes = (count.max(0) as usize).wrapping_mul(datatype.solid_extent().unwrap_or(0) as usize);
         if both_sides && (sendbuf as usize).abs_diff(recvbuf as usize) < bytes {
-            return self.overlapping(sendbuf);
+            return overlapping(sendbuf, self.in_place());
         }
         Ok(())
     }
 
-    #[cold]
-    #[inline(never)]
-    fn overlapping(&self, sendbuf: *mut u8) -> MpiResult {
-        if sendbuf == self.in_place() {
-            return Ok(());
-        }
-        Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)"))
-    }
 
     /// A neighbourhood collective's blocks from this process to itself
     /// (`Ctx::self_neighbor_blocks`) must hold as many bytes on both
@@ -177,7 +157,7 @@ impl Ctx<'_> {
                 return Ok(());
             }
         }
-        let bytes = |(count, datatype): (Option<i64>, ffi::MPI_Datatype)| self.host_bytes(count.unwrap_or(0), datatype);
+        let bytes = |(count, datatype): (Option<i64>, ffi::MPI_Datatype)| self.bridge.host_bytes(count.unwrap_or(0), datatype);
         self.neighbor_self_sizes(comm, |j| bytes((send.0.at(j), send.1)), |i| bytes((recv.0.at(i), recv.1)))
     }
 
@@ -310,13 +290,13 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
         let own = c.rank as usize;
         let count = |s: &Side| if form.large { (s.counts as *const i64).at(own) } else { (s.counts as *const i32).at(own) };
         if let (Some(sent), Some(received)) = (count(&send), count(&recv)) {
-            cx.self_block_sizes((sent, send.types.get(own)), (received, recv.types.get(own)))?;
+            self_block_sizes(cx.bridge, (sent, send.types.get(own)), (received, recv.types.get(own)))?;
         }
     }
     if form.neighbor && c.own_neighbor {
         let bytes = |s: &Side, i: usize| -> MpiResult<i128> {
             let count = if form.large { (s.counts as *const i64).at(i) } else { (s.counts as *const i32).at(i) };
-            cx.host_bytes(count.unwrap_or(0), s.types.get(i))
+            cx.bridge.host_bytes(count.unwrap_or(0), s.types.get(i))
         };
         cx.neighbor_self_sizes(&c, |j| bytes(&send, j), |i| bytes(&recv, i))?;
     }
@@ -424,3 +404,30 @@ w_collectives!(persistent:
     neighbor_alltoallw_init => MPI_Neighbor_alltoallw_init, NEIGHBOR_ALLTOALLW;
     neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_init_c, NEIGHBOR_ALLTOALLW_C;
 );
+
+/// `check_self_block`'s sizes from the host (the cold helpers here take
+/// the bridge, not the context: see `overlapping`).
+#[inline(never)]
+fn self_block_sizes(bridge: &Bridge, send: (i64, ffi::MPI_Datatype), recv: (i64, ffi::MPI_Datatype)) -> MpiResult {
+    let (sent, received) = (bridge.host_bytes(send.0, send.1)?, bridge.host_bytes(recv.0, recv.1)?);
+    if sent != received {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_TRUNCATE,
+            format!("this process's block to itself is {sent} bytes sent and {received} received: the two must match"),
+        ));
+    }
+    Ok(())
+}
+
+/// `check_disjoint`'s failure, unless the send side is MPI_IN_PLACE (its
+/// sentinel may lie anywhere). Given the sentinel, not the context: a
+/// context whose address reaches a function that is not inlined is stored
+/// whole on every call (call.rs).
+#[cold]
+#[inline(never)]
+fn overlapping(sendbuf: *mut u8, in_place: *mut u8) -> MpiResult {
+    if sendbuf == in_place {
+        return Ok(());
+    }
+    Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)"))
+}

@@ -117,7 +117,7 @@ impl Ctx<'_> {
         // etypes from its start: holes in a filetype only move the end
         // further.
         let etype = i128::from(self.bridge.files.get(fh).map_or(1, |f| f.etype_size).max(1));
-        let size = self.host_type_size(datatype.host.0)?;
+        let size = self.bridge.host_type_size(datatype.host.0)?;
         let end = i128::from(offset) * etype + i128::from(count.max(0)) * i128::from(size.max(0));
         if end > i128::from(i64::MAX) {
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("offset {offset} (etypes of {etype} bytes): the access would end past the largest file offset")));
@@ -307,7 +307,7 @@ pub fn set_view(mut env: FunctionEnvMut<MpiEnv>, fh: i32, disp: i64, etype: i32,
         let rc = unsafe { ffi::MPI_File_set_view(host.0, disp, etype_.host.0, filetype_.host.0, rep.as_ptr(), info_.0) };
         cx.host(rc)?;
         let view = [cx.type_ref(etype, &etype_)?, cx.type_ref(filetype, &filetype_)?];
-        let etype_size = cx.host_type_size(etype_.host.0)?;
+        let etype_size = cx.bridge.host_type_size(etype_.host.0)?;
         if let Some(f) = cx.bridge.files.get_mut(fh) {
             f.view = view;
             f.etype_size = etype_size;

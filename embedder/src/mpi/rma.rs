@@ -21,7 +21,7 @@ use super::{
     datatype::DatatypeEntry,
     errors::{Fatal, MpiError, MpiResult},
     node_segment::GuestSegment,
-    state::CommEntry,
+    state::{Bridge, CommEntry},
     MpiEnv,
 };
 use crate::{abi, host_mpi::{self, ffi}};
@@ -100,23 +100,9 @@ impl Ctx<'_> {
         if bytes != 0 && bytes == received.1.solid_bytes(received.0) {
             return Ok(());
         }
-        self.rma_transfer(sent, received)
+        rma_transfer(self.bridge, sent, received)
     }
 
-    #[inline(never)]
-    fn rma_transfer(&self, sent: (i64, &DatatypeEntry), (count, dt): (i64, &DatatypeEntry)) -> MpiResult {
-        let (sent, room) = (self.host_bytes(sent.0, sent.1.host.0)?, self.host_bytes(count, dt.host.0)?);
-        if sent > room {
-            return Err(MpiError::new(abi::c::MPI_ERR_TRUNCATE, format!("the {sent} bytes sent do not fit the receiving side's {room}")));
-        }
-        if sent < room {
-            return Err(MpiError::new(
-                abi::c::MPI_ERR_COUNT,
-                format!("the receiving side's {room} bytes are more than the {sent} sent: one-sided transfers must move as many bytes on both sides here"),
-            ));
-        }
-        Ok(())
-    }
 
     #[inline]
     pub fn win(&self, handle: i32) -> MpiResult<&WinEntry> {
@@ -564,6 +550,23 @@ pub fn win_get_name(mut env: FunctionEnvMut<MpiEnv>, win: i32, name: u32, result
         buf.truncate(len.max(0) as usize);
         cx.write_string(name, resultlen, &String::from_utf8_lossy(&buf), abi::c::MPI_MAX_OBJECT_NAME)
     })
+}
+
+/// `check_rma_transfer`'s sizes from the host (given the bridge: a context
+/// that reaches a function not inlined is stored on every call, call.rs).
+#[inline(never)]
+fn rma_transfer(bridge: &Bridge, sent: (i64, &DatatypeEntry), (count, dt): (i64, &DatatypeEntry)) -> MpiResult {
+    let (sent, room) = (bridge.host_bytes(sent.0, sent.1.host.0)?, bridge.host_bytes(count, dt.host.0)?);
+    if sent > room {
+        return Err(MpiError::new(abi::c::MPI_ERR_TRUNCATE, format!("the {sent} bytes sent do not fit the receiving side's {room}")));
+    }
+    if sent < room {
+        return Err(MpiError::new(
+            abi::c::MPI_ERR_COUNT,
+            format!("the receiving side's {room} bytes are more than the {sent} sent: one-sided transfers must move as many bytes on both sides here"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use crate::{
         attr,
         call::{call, Ctx},
         errors::{Fatal, MpiError, MpiResult},
-        held, op, MpiEnv,
+        held, op,
+        state::Bridge,
+        MpiEnv,
     },
 };
 
@@ -24,11 +26,14 @@ const WORLD: i32 = abi::c::MPI_COMM_WORLD;
 /// datatype: what a wasm32 receive can deliver.
 const MAX_ELEMENT_BYTES: i64 = 1 << 32;
 
-impl Ctx<'_> {
+// On the bridge, not the call context: the checks that ask the host for
+// sizes are out of line, and a context whose address reaches a function that
+// is not inlined is stored whole on every call (call.rs).
+impl Bridge {
     /// The size in bytes of a host datatype.
     pub fn host_type_size(&self, datatype: ffi::MPI_Datatype) -> MpiResult<i64> {
         let mut size: ffi::MPI_Count = 0;
-        self.host(unsafe { ffi::MPI_Type_size_x(datatype, &mut size) })?;
+        self.check(unsafe { ffi::MPI_Type_size_x(datatype, &mut size) })?;
         Ok(size)
     }
 
@@ -37,6 +42,9 @@ impl Ctx<'_> {
     pub fn host_bytes(&self, count: i64, datatype: ffi::MPI_Datatype) -> MpiResult<i128> {
         Ok(count as i128 * self.host_type_size(datatype)? as i128)
     }
+}
+
+impl Ctx<'_> {
 
     /// MPI_Get_elements(_x) with a derived datatype: Open MPI walks the
     /// bytes beyond the last whole datatype element by element, so a status
@@ -50,7 +58,7 @@ impl Ctx<'_> {
         let mut bytes = 0;
         let byte = self.datatype(abi::c::MPI_BYTE)?.host.0;
         self.host(unsafe { ffi::MPI_Get_elements_x(status, byte, &mut bytes) })?;
-        let size = self.host_type_size(dt.host.0)?;
+        let size = self.bridge.host_type_size(dt.host.0)?;
         if size > 0 && bytes % size > MAX_ELEMENT_BYTES {
             return Err(MpiError::new(
                 abi::c::MPI_ERR_ARG,
@@ -67,7 +75,7 @@ impl Ctx<'_> {
     /// is no count either. Both are MPI_ERR_COUNT here, on every host.
     pub fn check_set_elements(&self, dt: &super::DatatypeEntry, count: i64) -> MpiResult {
         super::check_count(count)?;
-        let size = self.host_type_size(dt.host.0)?;
+        let size = self.bridge.host_type_size(dt.host.0)?;
         match count.checked_mul(size) {
             Some(bytes) if bytes < i64::MAX => Ok(()),
             _ => Err(MpiError::new(abi::c::MPI_ERR_COUNT, format!("{count} elements of {size} bytes do not fit in a status's MPI_Count"))),
@@ -161,7 +169,7 @@ pub fn type_size_c(mut env: FunctionEnvMut<MpiEnv>, datatype: i32, size: u32) ->
 fn size_as_count(env: &mut FunctionEnvMut<MpiEnv>, function: &'static str, datatype: i32, size: u32) -> Result<i32, Fatal> {
     call(env, function, WORLD, |cx| {
         let dt = cx.datatype(datatype)?;
-        let s = cx.host_type_size(dt.host.0)?;
+        let s = cx.bridge.host_type_size(dt.host.0)?;
         cx.write_int(size, s)
     })
 }
