@@ -108,17 +108,7 @@ impl Ctx<'_> {
     pub fn win(&self, handle: i32) -> MpiResult<&WinEntry> {
         match self.bridge.wins.get(handle) {
             Some(w) if self.bridge.ready => Ok(w),
-            _ => Err(self.invalid_win(handle)),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn invalid_win(&self, handle: i32) -> MpiError {
-        if self.bridge.ready {
-            MpiError::new(abi::c::MPI_ERR_WIN, format!("invalid window handle {handle:#x}"))
-        } else {
-            self.bridge.not_running()
+            _ => Err(invalid_win(self.bridge, handle)),
         }
     }
 
@@ -550,6 +540,18 @@ pub fn win_get_name(mut env: FunctionEnvMut<MpiEnv>, win: i32, name: u32, result
         buf.truncate(len.max(0) as usize);
         cx.write_string(name, resultlen, &String::from_utf8_lossy(&buf), abi::c::MPI_MAX_OBJECT_NAME)
     })
+}
+
+/// The error of an invalid window handle (given the bridge: see
+/// `rma_transfer`).
+#[cold]
+#[inline(never)]
+fn invalid_win(bridge: &Bridge, handle: i32) -> MpiError {
+    if bridge.ready {
+        MpiError::new(abi::c::MPI_ERR_WIN, format!("invalid window handle {handle:#x}"))
+    } else {
+        bridge.not_running()
+    }
 }
 
 /// `check_rma_transfer`'s sizes from the host (given the bridge: a context
