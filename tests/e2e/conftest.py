@@ -6,7 +6,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from shm_leftovers import MPICH5_LEFTOVERS, SHM  # noqa: F401 (for the tests that check /dev/shm)
 
 ROOT = Path(__file__).resolve().parents[2]
 # EMBEDDER_BIN: another embedder binary; EMBEDDER_TEST_MPI: whose launcher runs it

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MPICH5_LEFTOVERS, PROGRAMS, SHM
+from conftest import PROGRAMS
+from shm_leftovers import MPICH5_LEFTOVERS, SHM
 
 LIMIT = 5.0
 # the launcher rank each MPI's launcher puts in the process's environment

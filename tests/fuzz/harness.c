@@ -70,7 +70,8 @@ static uint32_t below(uint32_t n) { return (uint32_t)(rnd() % n); }
 static struct guarded {
     unsigned char* arena; /* in pages grown at start: see make_arena */
     /* only=MPI_Name (repeatable: the calls are drawn from these) and
-     * skip=MPI_Name (repeatable), to narrow a reproducer down */
+     * skip=MPI_Name (repeatable, a bit per function: any number of them,
+     * the other draws unchanged), to narrow a reproducer down */
     unsigned nonly, only[256], nskip, skip[256];
     /* the summary line up to its error count, made before the calls:
      * read-only data is in guest memory too, and fuzzed calls overwrote
@@ -703,6 +704,12 @@ static int selftest(void) {
     return bad != 0;
 }
 
+/* never draw function f again (skip=, MPI_Comm_idup) */
+static void skip_call(unsigned f) {
+    if (f / 32 < sizeof G.skip / sizeof *G.skip) G.skip[f / 32] |= 1u << (f % 32);
+    G.nskip++;
+}
+
 int main(int argc, char** argv) {
     if (argc == 2 && !strcmp(argv[1], "selftest")) return selftest();
     if (argc < 3) {
@@ -718,15 +725,10 @@ int main(int argc, char** argv) {
         if (!strncmp(argv[i], "only=", 5) && G.nonly < 256)
             for (unsigned f = 0; f < fuzz_ncalls; f++)
                 if (!strcmp(fuzz_names[f], argv[i] + 5)) G.only[G.nonly++] = f;
-        if (!strncmp(argv[i], "skip=", 5) && G.nskip < 256)
+        if (!strncmp(argv[i], "skip=", 5))
             for (unsigned f = 0; f < fuzz_ncalls; f++)
-                if (!strcmp(fuzz_names[f], argv[i] + 5)) G.skip[G.nskip++] = f;
+                if (!strcmp(fuzz_names[f], argv[i] + 5)) skip_call(f);
     }
-    reseed(seed, -1);
-    make_tools(); /* before MPI_Init, which MPI_T does not need */
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     /* No MPI_Comm_idup: the bridge completes a duplication still pending at
      * MPI_Finalize (Open MPI crashes otherwise), and in fuzzed runs that
      * wait can last for ever: on several ranks the ranks' nonblocking
@@ -734,8 +736,22 @@ int main(int argc, char** argv) {
      * stalls Open MPI's context-id agreement; on one rank it was seen too
      * (seed 15, cause not found). Finalizing with a request pending is
      * erroneous; the hang is the program's, as natively. */
-    for (unsigned f = 0; f < fuzz_ncalls && G.nskip < 256; f++)
-        if (!strcmp(fuzz_names[f], "MPI_Comm_idup")) G.skip[G.nskip++] = f;
+    for (unsigned f = 0; f < fuzz_ncalls; f++)
+        if (!strcmp(fuzz_names[f], "MPI_Comm_idup")) skip_call(f);
+    unsigned drawable = 0; /* the draw loop would spin for ever with none */
+    for (unsigned i = 0; i < (G.nonly ? G.nonly : fuzz_ncalls); i++) {
+        unsigned f = G.nonly ? G.only[i] : i;
+        drawable += !((G.skip[f / 32] >> (f % 32)) & 1);
+    }
+    if (!drawable) {
+        fprintf(stderr, "%s: only= and skip= leave no function to call\n", argv[0]);
+        return 2;
+    }
+    reseed(seed, -1);
+    make_tools(); /* before MPI_Init, which MPI_T does not need */
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     for (int i = 0; i < NGROUP; i++) groups[i] = make_group(i);
     for (int i = 0; i < NCOMM; i++) comms[i] = make_comm(i, MPI_COMM_WORLD);
     for (int i = 0; i < NTYPE; i++) types[i] = make_type(i);
@@ -772,9 +788,7 @@ int main(int argc, char** argv) {
             own_tail();
         }
         unsigned f = G.nonly ? G.only[below(G.nonly)] : below(fuzz_ncalls);
-        int skipped = 0;
-        for (unsigned k = 0; k < G.nskip; k++) skipped |= f == G.skip[k];
-        if (skipped) continue;
+        if ((G.skip[f / 32] >> (f % 32)) & 1) continue;
         if (fuzz_call(f, trace) != MPI_SUCCESS) errors++;
         n++;
     }

@@ -10,6 +10,7 @@ provided functions, runs it for consecutive seeds and sorts each run's end:
   then repeated with tracing to name the call it died in.
 
     python3 tests/fuzz/mpi_fuzz.py --calls 1000000 --per-run 20000 [--np 2] [--seed 1]
+    python3 tests/fuzz/mpi_fuzz.py --narrow SEED --timeout 20   # what a failing seed needs
 """
 import argparse
 import importlib.util
@@ -25,6 +26,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+from shm_leftovers import listing, remove_new_leftovers  # noqa: E402 (tests/, also when run as a script)
 # EMBEDDER_BIN: another embedder binary; EMBEDDER_TEST_MPI: the launcher (as for the e2e tests)
 EMBEDDER = Path(os.environ.get("EMBEDDER_BIN", ROOT / "target" / "release" / "embedder")).resolve()
 WASM_MPICC = ROOT / "toolchain" / "bin" / "wasm-mpicc"
@@ -93,8 +96,13 @@ def classify(returncode, stdout, stderr, np=None):
 
 def run(wasm, seed, calls, np=None, cache=None, timeout=300, trace=False, skip=()):
     # a fresh directory for the MPI-IO calls' files, the guest's /fuzz
-    with tempfile.TemporaryDirectory(prefix="mpi-fuzz-files-") as files:
-        return run_in(wasm, seed, calls, np, cache, timeout, trace, skip, files)
+    shm_before = listing()
+    try:
+        with tempfile.TemporaryDirectory(prefix="mpi-fuzz-files-") as files:
+            return run_in(wasm, seed, calls, np, cache, timeout, trace, skip, files)
+    finally:
+        # what MPICH 5 leaves of a job that ended early or was killed
+        remove_new_leftovers(shm_before)
 
 
 def run_in(wasm, seed, calls, np, cache, timeout, trace, skip, files):
@@ -164,6 +172,53 @@ def fuzz(total, per_run, first_seed=1, np=None, timeout=300, log=print, stop_on_
     return results, wall
 
 
+def last_started(out):
+    """The last call a traced run started, with its arguments, or None."""
+    started = re.findall(r"^call (MPI_\w+\(.*\))$", out, re.M)
+    return started[-1] if started else None
+
+
+def narrow(seed, calls, np=None, timeout=300, log=print):
+    """Leaves out of a failing seed's draws every function it can do
+    without (the harness's skip=: the other draws keep their arguments)
+    while the run still ends the same way in the same call, arguments and
+    all: what the failure needs. Returns (needed, skipped, trace of the narrowed run)."""
+    with tempfile.TemporaryDirectory(prefix="mpi-fuzz-") as tmp:
+        tmp = Path(tmp)
+        wasm = build(tmp)
+        o, out = run(wasm, seed, calls, np, tmp / "cache", timeout, trace=True)
+        end = last_started(out)
+        if o.kind not in ("crash", "hang") or end is None:
+            raise SystemExit(f"seed {seed}: {o.kind}, nothing to narrow")
+        log(f"seed {seed}: {o.kind} in {end}")
+
+        def same(skip):
+            o2, out2 = run(wasm, seed, calls, np, tmp / "cache", timeout, trace=True, skip=skip)
+            return o2.kind == o.kind and last_started(out2) == end, out2
+
+        # delta debugging over the functions the run called before its end
+        left = sorted(set(re.findall(r"^call (MPI_\w+)\(", out, re.M)) - {end.split("(")[0]})
+        skipped, parts = [], 2
+        while left:
+            size = max(1, len(left) // parts)
+            for i in range(0, len(left), size):
+                chunk = left[i:i + size]
+                if same(skipped + chunk)[0]:
+                    skipped += chunk
+                    left = [n for n in left if n not in chunk]
+                    parts = max(parts - 1, 2)
+                    log(f"  without {len(skipped)} functions: the same end; {len(left)} to try")
+                    break
+            else:
+                if size == 1:
+                    break
+                parts = min(len(left), parts * 2)
+        ok, trace = same(skipped)
+        if not ok:
+            log("  the narrowed run ended differently this time (a flaky end): keeping it anyway")
+        return left + [end.split("(")[0]], skipped, trace
+
+
 def summary(results, wall, np=None):
     calls = sum(o.calls for o in results)
     errors = sum(o.errors for o in results)
@@ -185,9 +240,18 @@ def main():
     ap.add_argument("--timeout", type=int, default=300, help="seconds per run before it counts as a hang")
     ap.add_argument("--skip", action="append", default=[], metavar="MPI_NAME",
                     help="never call this function (to measure past a known crash; the tests use none)")
+    ap.add_argument("--narrow", type=int, metavar="SEED",
+                    help="find the functions a crashing or hanging seed needs (--per-run calls; "
+                         "pass a --timeout a little above the failing run's time); writes its trace to --trace-out")
+    ap.add_argument("--trace-out", default="mpi-fuzz-narrowed.trace", help="where --narrow writes the narrowed run's trace")
     a = ap.parse_args()
     if a.np is None and MPI != "openmpi":
         a.np = 1
+    if a.narrow is not None:
+        needed, skipped, trace = narrow(a.narrow, a.per_run, a.np, a.timeout, log=lambda s: print(s, flush=True))
+        Path(a.trace_out).write_text(trace)
+        print(f"mpi-fuzz: seed {a.narrow} needs {', '.join(needed)} ({len(skipped)} functions left out); trace in {a.trace_out}")
+        return
     results, wall = fuzz(a.calls, a.per_run, a.seed, a.np, a.timeout, log=lambda s: print(s, flush=True), skip=a.skip)
     print(summary(results, wall, a.np))
     sys.exit(1 if any(o.kind in ("crash", "hang") for o in results) else 0)

@@ -61,6 +61,25 @@ def test_blocking_guards_hold_with_their_tables_overwritten(embedder, tmp_path):
     assert p.returncode == 0 and p.stdout == "selftest ok\n", p.stdout + p.stderr
 
 
+def test_skip_leaves_out_any_number_of_functions(embedder, tmp_path):
+    """skip= (what `mpi_fuzz.py --narrow` narrows with) takes every
+    function: a list once held 256 names and ignored the rest. With all
+    but two left out, only those two are called; with all, a clear error."""
+    wasm = mpi_fuzz.build(tmp_path)
+    names = sorted(set(re.findall(r'^    "(MPI_\w+)",$', (tmp_path / "calls.c").read_text(), re.M)))
+    keep = ["MPI_Comm_rank", "MPI_Type_size"]
+    assert len(names) > 300 and all(k in names for k in keep)
+    np = None if mpi_fuzz.MPI == "openmpi" else 1
+    o, out = mpi_fuzz.run(wasm, 7, 300, np=np, cache=tmp_path / "cache", timeout=60, trace=True,
+                          skip=[n for n in names if n not in keep])
+    assert o.kind == "ok", out[-3000:]
+    called = re.findall(r"^call (MPI_\w+)\(", out, re.M)
+    assert len(called) == 300 and set(called) == set(keep), sorted(set(called))
+    cmd = [mpi_fuzz.EMBEDDER, "--cache-dir", tmp_path / "cache", wasm, "7", "10", *(f"skip={n}" for n in names)]
+    p = subprocess.run([str(c) for c in (mpi_fuzz.mpirun(np) if np else []) + cmd], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "leave no function to call" in p.stderr, p.stdout + p.stderr
+
+
 def test_mpi_calls_singleton(embedder):
     results, wall = mpi_fuzz.fuzz(100_000, 20_000, first_seed=1, timeout=60, stop_on_failure=True)
     print(mpi_fuzz.summary(results, wall))
