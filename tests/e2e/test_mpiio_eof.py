@@ -34,20 +34,20 @@ def lines(out):
     return sorted(line for line in out.splitlines() if line.startswith("r"))
 
 
+def reported(out):
+    """Each read's report: {"r<rank> <read> <case>": (count, "ok" | "BAD")}."""
+    seen = {}
+    for line in lines(out):
+        m = re.fullmatch(r"(r\d .+?): count (-?\d+) data (ok|BAD)", line)
+        assert m, line
+        seen[m.group(1)] = (int(m.group(2)), m.group(3))
+    return seen
+
+
 def test_reads_past_the_end_of_the_file_complete(build, run_wasm, run_native, tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     np = 2
-    r = run_wasm(build.wasm(SRC), "/data/eof.bin", np=np, opts=["--mapdir", f"/data:{data}"], timeout=TIMEOUT)
-    assert r.returncode == 0 and r.stdout.count("done\n") == 1, r.stdout + r.stderr
-    got = lines(r.stdout)
-    if MPI.startswith("mpich"):
-        native = tmp_path / "native"
-        native.mkdir()
-        n = run_native(build.native(SRC), native / "eof.bin", np=np, timeout=TIMEOUT)
-        assert n.returncode == 0, n.stdout + n.stderr
-        assert got == lines(n.stdout)
-        return
     want = {}
     for rank in range(np):
         for case in ("inside", "crossing", "past"):
@@ -56,12 +56,26 @@ def test_reads_past_the_end_of_the_file_complete(build, run_wasm, run_native, tm
         # a view of ints from byte 4: 24 whole ints, 30 asked for; 2 inside
         want[f"r{rank} iread_at int view"] = 24
         want[f"r{rank} iread_at int view inside"] = 2
-    seen = {}
-    for line in got:
-        m = re.fullmatch(r"(r\d .+?): count (-?\d+) data (ok|BAD)", line)
-        assert m, line
-        seen[m.group(1)] = (int(m.group(2)), m.group(3))
-    assert sorted(seen) == sorted(want)
+    r = run_wasm(build.wasm(SRC), "/data/eof.bin", np=np, opts=["--mapdir", f"/data:{data}"], timeout=TIMEOUT)
+    assert r.returncode == 0 and r.stdout.count("done\n") == 1, r.stdout + r.stderr
+    got = lines(r.stdout)
+    assert sorted(reported(r.stdout)) == sorted(want) and len(got) == len(want), r.stdout
+    if MPI.startswith("mpich"):
+        # The reference: MPICH's own counts (wrong for its collective
+        # reads). A native run once lost rank 1's last line on MPICH 5
+        # (2026-12-02 CI, exit code 0; not seen again in 90 runs, 60 of them beside two busy loops): a
+        # reference that lost a report says nothing of the embedder, so it
+        # is run again, up to three times, until it holds every report.
+        for attempt in range(3):
+            native = tmp_path / f"native{attempt}"
+            native.mkdir()
+            n = run_native(build.native(SRC), native / "eof.bin", np=np, timeout=TIMEOUT)
+            assert n.returncode == 0, n.stdout + n.stderr
+            if sorted(reported(n.stdout)) == sorted(want):
+                break
+        assert got == lines(n.stdout), n.stdout + n.stderr
+        return
+    seen = reported(r.stdout)
     wrong = {k: (seen[k], n) for k, n in want.items() if k.split()[1] not in HOST_COUNT and seen[k] != (n, "ok")}
     assert not wrong, wrong
 
