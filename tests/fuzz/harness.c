@@ -72,7 +72,7 @@ static struct guarded {
     /* only=MPI_Name (repeatable: the calls are drawn from these) and
      * skip=MPI_Name (repeatable, a bit per function: any number of them,
      * the other draws unchanged), to narrow a reproducer down */
-    unsigned nonly, only[256], nskip, skip[256];
+    unsigned nonly, only[256], nskip /* counted only: kept for the layout */, skip[256];
     /* the summary line up to its error count, made before the calls:
      * read-only data is in guest memory too, and fuzzed calls overwrote
      * both the format's literal and printf's own tables in some runs */
@@ -710,6 +710,8 @@ static void skip_call(unsigned f) {
     G.nskip++;
 }
 
+static int skipped(unsigned f) { return (G.skip[f / 32] >> (f % 32)) & 1; }
+
 int main(int argc, char** argv) {
     if (argc == 2 && !strcmp(argv[1], "selftest")) return selftest();
     if (argc < 3) {
@@ -741,7 +743,7 @@ int main(int argc, char** argv) {
     unsigned drawable = 0; /* the draw loop would spin for ever with none */
     for (unsigned i = 0; i < (G.nonly ? G.nonly : fuzz_ncalls); i++) {
         unsigned f = G.nonly ? G.only[i] : i;
-        drawable += !((G.skip[f / 32] >> (f % 32)) & 1);
+        drawable += !skipped(f);
     }
     if (!drawable) {
         fprintf(stderr, "%s: only= and skip= leave no function to call\n", argv[0]);
@@ -788,7 +790,7 @@ int main(int argc, char** argv) {
             own_tail();
         }
         unsigned f = G.nonly ? G.only[below(G.nonly)] : below(fuzz_ncalls);
-        if ((G.skip[f / 32] >> (f % 32)) & 1) continue;
+        if (skipped(f)) continue;
         if (fuzz_call(f, trace) != MPI_SUCCESS) errors++;
         n++;
     }

@@ -190,6 +190,7 @@ def narrow(seed, calls, np=None, timeout=300, log=print):
         end = last_started(out)
         if o.kind not in ("crash", "hang") or end is None:
             raise SystemExit(f"seed {seed}: {o.kind}, nothing to narrow")
+        ending = end.split("(")[0]
         log(f"seed {seed}: {o.kind} in {end}")
 
         def same(skip):
@@ -197,7 +198,7 @@ def narrow(seed, calls, np=None, timeout=300, log=print):
             return o2.kind == o.kind and last_started(out2) == end, out2
 
         # delta debugging over the functions the run called before its end
-        left = sorted(set(re.findall(r"^call (MPI_\w+)\(", out, re.M)) - {end.split("(")[0]})
+        left = sorted(set(re.findall(r"^call (MPI_\w+)\(", out, re.M)) - {ending})
         skipped, parts = [], 2
         while left:
             size = max(1, len(left) // parts)
@@ -216,7 +217,7 @@ def narrow(seed, calls, np=None, timeout=300, log=print):
         ok, trace = same(skipped)
         if not ok:
             log("  the narrowed run ended differently this time (a flaky end): keeping it anyway")
-        return left + [end.split("(")[0]], skipped, trace
+        return left + [ending], skipped, trace
 
 
 def summary(results, wall, np=None):
