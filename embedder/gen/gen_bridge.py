@@ -208,6 +208,13 @@ APART = {"Sendrecv", "Isendrecv", "Allgather", "Allgatherv", "Alltoall", "Alltoa
 # with MPI_PROC_NULL instead (count 0: the same completion and status), and
 # Pready/Parrived do nothing on it. Function -> (that call, the peer).
 PROC_NULL_PARTITIONED = {"Psend_init": ("MPI_Send_init", "dest"), "Precv_init": ("MPI_Recv_init", "source")}
+# An MPI_Isendrecv whose two peers are MPI_PROC_NULL has no effect and
+# completes at once with an empty status (MPI-4.1 3.10, 3.11); MPICH 4.0
+# crashes on one (SIGSEGV in UCX's send on two processes, a hang on one) and
+# MPICH 5 leaves its status unwritten: the host gets the receive from
+# MPI_PROC_NULL instead (the same completion and status). Function -> that
+# receive's buffer, count and type.
+PROC_NULL_SENDRECV = {"Isendrecv": ("recvbuf", "recvcount", "recvtype"), "Isendrecv_replace": ("buf", "count", "datatype")}
 # Arguments significant only at a leader rank (the standard's "significant
 # only at local_leader"): function -> (the leader parameter, the parameters
 # only it reads). Other ranks may pass anything there (-1, MPI_COMM_NULL), so
@@ -581,6 +588,13 @@ def gen_fn(f):
         plain_init, peer = PROC_NULL_PARTITIONED[plain(f.short)]
         body.append(f"let null_peer = cx.is_proc_null({peer}_);")
         call = (f"if null_peer {{ host_mpi::ffi::{plain_init}(buf_ as _, 0, datatype_.host.0, {peer}_, tag_, comm_.host.0, &mut request_.0) }} "
+                f"else {{ {call} }}")
+    if plain(f.short) in PROC_NULL_SENDRECV:
+        buf, count, dtype = PROC_NULL_SENDRECV[plain(f.short)]
+        irecv = "MPI_Irecv_c" if f.short.endswith("_c") else "MPI_Irecv"
+        assert "&mut request_.0" in call and f"{dtype}_.host.0" in call, f.name
+        call = (f"if cx.is_proc_null(dest_) && cx.is_proc_null(source_) {{ "
+                f"host_mpi::ffi::{irecv}({buf}_ as _, {count}, {dtype}_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) }} "
                 f"else {{ {call} }}")
     read = NONBLOCKING_READS.get(plain(f.short))
     if read:

@@ -4,6 +4,9 @@
  *   everywhere   Info_get_string, Type_get_value_index, the status field
  *                accessors, Remove_error_* (the embedder's own, any host)
  *   isendrecv    Isendrecv, Isendrecv_replace
+ *   isendrecv-null  the same with MPI_PROC_NULL as both peers (natively
+ *                MPICH 4.0 crashes or hangs, MPICH 5 leaves the status as
+ *                it was)
  *   large-count  _c forms: Send/Recv, Get_count, Bcast, Allreduce, Iallreduce
  *   large-count-v  _c forms with count and displacement arrays: the v- and
  *                w-collectives (blocking, nonblocking, persistent), also
@@ -222,6 +225,34 @@ static void isendrecv(void) {
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     EXPECT(buf[0] == left && buf[1] == -left);
     check("Isendrecv, Isendrecv_replace", errors);
+}
+
+/* no effect, and at once the status of a receive from MPI_PROC_NULL:
+ * source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0 (MPI-4.1 3.10, 3.11), as
+ * the host's own MPI_Irecv from it reports (MPICH 4.0.2's: source 0 and
+ * tag 0, natively too) */
+static void isendrecv_null(void) {
+    int errors = 0, out = rank, in = -1, count = -1;
+    MPI_Request r;
+    MPI_Status st, ref;
+    MPI_Irecv(&in, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, &ref);
+    for (int replace = 0; replace < 2; replace++) {
+        memset(&st, 0x5a, sizeof st);
+        if (replace)
+            MPI_Isendrecv_replace(&in, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r);
+        else
+            MPI_Isendrecv(&out, 1, MPI_INT, MPI_PROC_NULL, 1, &in, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, &st);
+        MPI_Get_count(&st, MPI_INT, &count);
+        EXPECT(st.MPI_SOURCE == ref.MPI_SOURCE && st.MPI_TAG == ref.MPI_TAG && count == 0);
+        EXPECT(in == -1 && r == MPI_REQUEST_NULL);
+    }
+    /* the ordinary exchange still goes to the host's MPI_Isendrecv */
+    MPI_Isendrecv(&out, 1, MPI_INT, right, 1, &in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    EXPECT(in == left);
+    check("Isendrecv, Isendrecv_replace with MPI_PROC_NULL", errors);
 }
 #endif
 
@@ -769,6 +800,7 @@ int main(int argc, char **argv) {
 #endif
 #ifdef HAVE_ISENDRECV
     if (!strcmp(what, "isendrecv")) isendrecv();
+    if (!strcmp(what, "isendrecv-null")) isendrecv_null();
 #endif
 #ifdef HAVE_LARGE_COUNT
     if (!strcmp(what, "large-count")) large_count();

@@ -477,7 +477,7 @@ pub fn mpi_isendrecv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { if cx.is_proc_null(dest_) && cx.is_proc_null(source_) { host_mpi::ffi::MPI_Irecv(recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Isendrecv(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -495,7 +495,7 @@ pub fn mpi_isendrecv_replace(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count: i
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_replace(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { if cx.is_proc_null(dest_) && cx.is_proc_null(source_) { host_mpi::ffi::MPI_Irecv(buf_ as _, count, datatype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Isendrecv_replace(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) } })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -820,7 +820,7 @@ pub fn mpi_isendrecv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { if cx.is_proc_null(dest_) && cx.is_proc_null(source_) { host_mpi::ffi::MPI_Irecv_c(recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Isendrecv_c(sendbuf_ as _, sendcount, sendtype_.host.0, dest_, sendtag_, recvbuf_ as _, recvcount, recvtype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
@@ -838,7 +838,7 @@ pub fn mpi_isendrecv_replace_c(mut env: FunctionEnvMut<MpiEnv>, buf: u32, count:
         let recvtag_ = cx.tag(recvtag, true)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_Isendrecv_replace_c(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { if cx.is_proc_null(dest_) && cx.is_proc_null(source_) { host_mpi::ffi::MPI_Irecv_c(buf_ as _, count, datatype_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) } else { host_mpi::ffi::MPI_Isendrecv_replace_c(buf_ as _, count, datatype_.host.0, dest_, sendtag_, source_, recvtag_, comm_.host.0, &mut request_.0) } })?;
         cx.out_request(request, request_, false)?;
         Ok(())
     })
