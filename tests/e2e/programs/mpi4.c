@@ -248,6 +248,21 @@ static void isendrecv_null(void) {
         EXPECT(st.MPI_SOURCE == ref.MPI_SOURCE && st.MPI_TAG == ref.MPI_TAG && count == 0);
         EXPECT(in == -1 && r == MPI_REQUEST_NULL);
     }
+#ifdef __wasm__
+    /* the peers do not spare the arguments their checks: a negative count,
+     * a buffer running past the guest's memory, a huge count, the send and
+     * receive buffers overlapping (errors, the request never made) */
+    char *end = (char *)(__builtin_wasm_memory_size(0) * 65536);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    r = MPI_REQUEST_NULL;
+    EXPECT(MPI_Isendrecv(&out, 1, MPI_INT, MPI_PROC_NULL, 1, &in, -1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r) == MPI_ERR_COUNT);
+    EXPECT(MPI_Isendrecv(&out, 1, MPI_INT, MPI_PROC_NULL, 1, end - 2, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r) == MPI_ERR_BUFFER);
+    EXPECT(MPI_Isendrecv_replace(&in, 1 << 30, MPI_INT, MPI_PROC_NULL, 1, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r) == MPI_ERR_BUFFER);
+    int pair[2] = {0, 0};
+    EXPECT(MPI_Isendrecv(pair, 2, MPI_INT, MPI_PROC_NULL, 1, pair + 1, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &r) != MPI_SUCCESS);
+    EXPECT(r == MPI_REQUEST_NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#endif
     /* the ordinary exchange still goes to the host's MPI_Isendrecv */
     MPI_Isendrecv(&out, 1, MPI_INT, right, 1, &in, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
