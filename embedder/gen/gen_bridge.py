@@ -151,7 +151,9 @@ ARG_CHECKS = {
     **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint_equal({both}, sendbuf_, recvbuf_, count as i64, &datatype_)?"]
        for f, both in (("Reduce", "root_args && other_args"), ("Allreduce", "true"), ("Scan", "true"), ("Exscan", "true"))
        for form in ("{0}", "I{1}", "{0}_init")},
-    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint(true, sendbuf_, {send}, recvbuf_, {recv}, &datatype_)?"]
+    # and MPICH's non-commutative reduce-scatter (`Ctx::check_host_reduce_scatter`)
+    **{form.format(f, f[0].lower() + f[1:]): [f"cx.check_disjoint(true, sendbuf_, {send}, recvbuf_, {recv}, &datatype_)?",
+                                               f"cx.check_host_reduce_scatter(&comm_, op_, {send}, &datatype_)?"]
        for f, send, recv in (("Reduce_scatter_block", "recvcount as i64 * n", "recvcount as i64"),
                              ("Reduce_scatter", "recvcounts_.sum", "recvcounts_.at(comm_.rank)"))
        for form in ("{0}", "I{1}", "{0}_init")},

@@ -122,6 +122,26 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// MPICH's reduce-scatter with a non-commutative operation on a
+    /// power-of-two intracommunicator (Traff's butterfly, its
+    /// `..._intra_noncommutative` algorithms, blocking, nonblocking and
+    /// persistent alike, MPICH 4.0 to 5.0) sizes its temporary buffers and
+    /// places its blocks by the datatype's true extent alone. With any
+    /// other extent it reads the send buffer in the wrong places, receives
+    /// and reduces past the end of its heap buffers, and returns wrong
+    /// results, natively too (2 and 4 processes; 3 are right; on 1 process
+    /// its persistent form writes outside the buffers). Under
+    /// the embedder the user function's result is copied back over those
+    /// buffers: guest bytes past a host heap block (MPI-call fuzzer, seed
+    /// 92054). So such a call is MPI_ERR_TYPE on MPICH; other hosts get it.
+    #[inline(always)]
+    pub fn check_host_reduce_scatter(&self, comm: &CommEntry, op: host_mpi::Op, elements: i64, datatype: &DatatypeEntry) -> MpiResult {
+        if datatype.extent() == datatype.true_extent() || elements < 2 || comm.inter || comm.local < 1 || comm.local & (comm.local - 1) != 0 {
+            return Ok(());
+        }
+        mpich_noncommutative_layout(op, datatype)
+    }
+
     /// `check_disjoint` with as many elements on both sides (Reduce,
     /// Allreduce, Scan, Exscan): the buffers overlap when their starts are
     /// closer than one side's bytes, one comparison on the usual call.
@@ -430,4 +450,25 @@ fn overlapping(sendbuf: *mut u8, in_place: *mut u8) -> MpiResult {
         return Ok(());
     }
     Err(MpiError::new(abi::c::MPI_ERR_BUFFER, "the send and receive buffers overlap (MPI_IN_PLACE reduces in the receive buffer)"))
+}
+
+#[cold]
+#[inline(never)]
+fn mpich_noncommutative_layout(op: host_mpi::Op, datatype: &DatatypeEntry) -> MpiResult {
+    if !host_mpi::library_version().contains("MPICH") {
+        return Ok(());
+    }
+    let mut commutative = 1;
+    if unsafe { ffi::MPI_Op_commutative(op.0, &mut commutative) } != 0 || commutative != 0 {
+        return Ok(());
+    }
+    Err(MpiError::new(
+        abi::c::MPI_ERR_TYPE,
+        format!(
+            "a reduce-scatter with a non-commutative operation on a datatype of extent {} and true extent {}: \
+             MPICH computes it wrongly and writes past its own buffers (natively too) on a power-of-two number of processes",
+            datatype.extent(),
+            datatype.true_extent()
+        ),
+    ))
 }

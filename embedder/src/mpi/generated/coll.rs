@@ -193,6 +193,7 @@ pub fn mpi_reduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbuf
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -208,6 +209,7 @@ pub fn mpi_reduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, r
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -463,6 +465,7 @@ pub fn mpi_ireduce_scatter(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvbu
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -482,6 +485,7 @@ pub fn mpi_ireduce_scatter_block(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -632,6 +636,7 @@ pub fn mpi_reduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32,
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -814,6 +819,7 @@ pub fn mpi_ireduce_scatter_block_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_block_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1092,6 +1098,7 @@ pub fn mpi_reduce_scatter_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, re
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1112,6 +1119,7 @@ pub fn mpi_reduce_scatter_block_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1224,6 +1232,7 @@ pub fn mpi_reduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recvb
         let op_ = cx.op(op)?;
         let op_ = cx.bridge.reduction_op(op, op_, datatype, &datatype_)?;
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0) })
     })
 }
@@ -1314,6 +1323,7 @@ pub fn mpi_ireduce_scatter_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, recv
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Ireduce_scatter_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1466,6 +1476,7 @@ pub fn mpi_reduce_scatter_block_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf:
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcount as i64 * n, recvbuf_, recvcount as i64, &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcount as i64 * n, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_block_init_c(sendbuf_ as _, recvbuf_ as _, recvcount, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
@@ -1601,6 +1612,7 @@ pub fn mpi_reduce_scatter_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, 
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
         cx.check_disjoint(true, sendbuf_, recvcounts_.sum, recvbuf_, recvcounts_.at(comm_.rank), &datatype_)?;
+        cx.check_host_reduce_scatter(&comm_, op_, recvcounts_.sum, &datatype_)?;
         cx.host(unsafe { host_mpi::ffi::MPI_Reduce_scatter_init_c(sendbuf_ as _, recvbuf_ as _, recvcounts_.host as _, datatype_.host.0, op_.0, comm_.host.0, info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(datatype), held::Of::Op(op)])?;
         Ok(())
