@@ -134,6 +134,12 @@ pub fn library_version() -> String {
     library::loaded().version.clone()
 }
 
+/// Whether the host library is MPICH underneath (with its own ABI or the
+/// MPI-5 standard ABI's): where the bridge steps around MPICH's bugs.
+pub fn is_mpich() -> bool {
+    library::loaded().version.contains("MPICH")
+}
+
 impl HostConstants {
     pub fn int(&self, name: &str) -> i32 {
         *self.ints.get(name).unwrap_or_else(|| panic!("host constant {name} missing from the host ABI profile"))

@@ -136,7 +136,7 @@ impl Ctx<'_> {
     /// 92054). So such a call is MPI_ERR_TYPE on MPICH; other hosts get it.
     #[inline(always)]
     pub fn check_host_reduce_scatter(&self, comm: &CommEntry, op: host_mpi::Op, elements: i64, datatype: &DatatypeEntry) -> MpiResult {
-        if datatype.extent() == datatype.true_extent() || elements < 2 || comm.inter || comm.local < 1 || comm.local & (comm.local - 1) != 0 {
+        if datatype.extent() == datatype.true_extent() || elements < 2 || comm.inter || !(comm.local as u64).is_power_of_two() {
             return Ok(());
         }
         mpich_noncommutative_layout(op, datatype)
@@ -455,7 +455,7 @@ fn overlapping(sendbuf: *mut u8, in_place: *mut u8) -> MpiResult {
 #[cold]
 #[inline(never)]
 fn mpich_noncommutative_layout(op: host_mpi::Op, datatype: &DatatypeEntry) -> MpiResult {
-    if !host_mpi::library_version().contains("MPICH") {
+    if !host_mpi::is_mpich() {
         return Ok(());
     }
     let mut commutative = 1;

@@ -217,7 +217,7 @@ fn external32_takes(cx: &Ctx, datatype: i32) -> MpiResult {
     if cx.bridge.datatypes.get(datatype).is_some_and(|d| d.binary128()) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
     }
-    if crate::host_mpi::library_version().contains("MPICH") && cx.bridge.basic_types(datatype).len() > 1 {
+    if crate::host_mpi::is_mpich() && cx.bridge.basic_types(datatype).len() > 1 {
         return Err(MpiError::new(
             abi::c::MPI_ERR_TYPE,
             "external32 of a type that mixes basic types is not supported on MPICH (its own external32 dies of SIGILL there)",
