@@ -581,7 +581,7 @@ def gen_fn(f):
     if fh and f.key.endswith("_begin"):
         # a split collective runs whole at its begin, as the standard allows
         # (MPI-4.1 14.4.5); its status waits for the end (Open MPI's split
-        # reads never complete past the end of the file: file_reads.rs)
+        # reads never complete past the end of the file: file_nonblocking.rs)
         host_fn = f.name.replace("_begin", "")
         body.append("let mut status_ = host_mpi::empty_status();")
         args.append("&mut status_")
@@ -598,27 +598,18 @@ def gen_fn(f):
         call = (f"if cx.is_proc_null(dest_) && cx.is_proc_null(source_) {{ "
                 f"host_mpi::ffi::{irecv}({buf}_ as _, {count}, {dtype}_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) }} "
                 f"else {{ {call} }}")
-    read = NONBLOCKING_READS.get(plain(f.short))
-    if read:
-        # Open MPI's nonblocking reads past the end of the file (file_reads.rs)
+    access = NONBLOCKING_DATA.get(plain(f.short))
+    if access:
+        # nonblocking data calls the host does not complete right
+        # (file_nonblocking.rs)
         large = f.short.endswith("_c")
         count = "large_.count" if large else next(a for a in args if "true_extent" in a)
-        body.append(f"let read = file_reads::Read {{ guest: {fh['name']}, file: {fh['name']}_, kind: file_reads::Kind::{read}, buf: buf_ as _, "
-                    f"count: ({count}) as i64, datatype: {'large_.host' if large else 'datatype_.host'}, large: {str(large).lower()}, "
-                    f"collective: {str('_all' in f.short).lower()} }};")
+        body.append(f"let access = file_nonblocking::Access {{ guest: {fh['name']}, file: {fh['name']}_, kind: file_nonblocking::Kind::{access}, "
+                    f"buf: buf_ as _, count: ({count}) as i64, datatype: {'large_.host' if large else 'datatype_.host'}, large: {str(large).lower()}, "
+                    f"collective: {str('_all' in f.short).lower()}, write: {str('write' in f.short).lower()} }};")
         assert "&mut request_.0" in call, f.name
-        call = f"cx.nonblocking_read(&read, &mut request_.0, |r| unsafe {{ {call.replace('&mut request_.0', 'r')} }})"
+        call = f"cx.nonblocking_access(&access, &mut request_.0, |r| unsafe {{ {call.replace('&mut request_.0', 'r')} }})"
         assert after and not always, f.name
-        lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{",
-                 f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{"]
-        lines += [f"        {b}" for b in body] + [f"        {call}?;"] + [f"        {a}" for a in after]
-        return "\n".join(lines + ["        Ok(())", "    })", "}"])
-    if plain(f.short) == "File_iwrite_shared":
-        # Open MPI: the blocking write and a request already complete
-        # (`Ctx::shared_iwrite`)
-        assert "&mut request_.0" in call and after and not always, f.name
-        write = call.replace("MPI_File_iwrite_shared", "MPI_File_write_shared").replace("&mut request_.0", "st as _")
-        call = f"cx.shared_iwrite(&mut request_.0, |r| unsafe {{ {call.replace('&mut request_.0', 'r')} }}, |st| unsafe {{ {write} }})"
         lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{",
                  f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{"]
         lines += [f"        {b}" for b in body] + [f"        {call}?;"] + [f"        {a}" for a in after]
@@ -650,10 +641,11 @@ def gen_fn(f):
     return "\n".join(lines)
 
 
-# The nonblocking reads (large-count forms too) and how file_reads.rs reads
-# in their place: the collective ones as this rank's own part.
-NONBLOCKING_READS = {"File_iread": "Individual", "File_iread_all": "Individual", "File_iread_at": "At(offset)",
-                     "File_iread_at_all": "At(offset)", "File_iread_shared": "Shared"}
+# The nonblocking reads and writes (large-count forms too) and where
+# file_nonblocking.rs reads or writes in their place when it does: the
+# collective ones as this rank's own part.
+NONBLOCKING_DATA = {f"File_i{rw}{form}": kind for rw in ("read", "write") for form, kind in (
+    ("", "Individual"), ("_all", "Individual"), ("_at", "At(offset)"), ("_at_all", "At(offset)"), ("_shared", "Shared"))}
 
 
 def split_end(f, fh, sig):
@@ -795,7 +787,7 @@ def main():
         out = HEADER_LINES + [
             "#![allow(unused_variables, unused_mut, unused_imports, clippy::too_many_arguments)]",
             "use wasmer::FunctionEnvMut;", "",
-            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},", "};", ""]
+            "use crate::{", "    abi, host_mpi,", "    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_nonblocking, held, translate::SolidSpan, MpiEnv},", "};", ""]
         for short in fns:
             name = "MPI_" + short
             # a large-count form has its int form's parameters (the header

@@ -1,5 +1,5 @@
 """Reads past the end of a file (tests/e2e/programs/file_eof.c; the bridge's
-side is embedder/src/mpi/file_reads.rs). Open MPI (4.1 and 5.0) never
+side is embedder/src/mpi/file_nonblocking.rs). Open MPI (4.1 and 5.0) never
 completes a nonblocking or split collective read that reaches past the end
 of the file, natively either: there the wasm run must end, with the counts
 the standard gives. MPICH gets them right natively (but for its collective

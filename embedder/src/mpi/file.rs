@@ -35,7 +35,7 @@ pub struct FileEntry {
     /// The view's etype and filetype as the guest gave them, for
     /// MPI_File_get_view (the guest may have freed its handles since).
     view: [TypeRef; 2],
-    /// The size in bytes of the view's etype (file_reads.rs).
+    /// The size in bytes of the view's etype (file_nonblocking.rs).
     pub etype_size: i64,
     /// The split collective in progress: the buffer its `_begin` checked,
     /// and the status of the whole operation, which ran in the `_begin`.
@@ -123,26 +123,6 @@ impl Ctx<'_> {
             return Err(MpiError::new(abi::c::MPI_ERR_ARG, format!("offset {offset} (etypes of {etype} bytes): the access would end past the largest file offset")));
         }
         Ok(())
-    }
-
-    /// `MPI_File_iwrite_shared`: on Open MPI the blocking write, and a
-    /// request already complete with its status (a nonblocking call may
-    /// complete before it returns). OMPIO's request of a shared-pointer
-    /// write that failed carries no file, and completing it dereferenced
-    /// the missing file's error handler: a SIGSEGV in `MPI_Test` (MPI-call
-    /// fuzzer, seed 73024).
-    pub fn shared_iwrite(
-        &mut self,
-        request: &mut ffi::MPI_Request,
-        post: impl FnOnce(&mut ffi::MPI_Request) -> std::ffi::c_int,
-        write: impl FnOnce(*mut host_mpi::Status) -> std::ffi::c_int,
-    ) -> MpiResult {
-        if host_mpi::library::loaded().family != host_mpi::Family::OpenMpi {
-            return self.host(post(request));
-        }
-        let mut status = host_mpi::empty_status();
-        self.host(write(&mut status))?;
-        self.host(unsafe { super::file_reads::completed_request(status, request) })
     }
 
     /// The elements of an MPI-IO data call: more than one of a type of

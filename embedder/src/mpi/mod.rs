@@ -27,7 +27,7 @@ mod environment;
 mod errhandler;
 mod errors;
 mod file;
-pub(crate) mod file_reads;
+pub(crate) mod file_nonblocking;
 mod generated;
 mod grequest;
 mod group;

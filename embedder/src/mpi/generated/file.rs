@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_nonblocking, held, translate::SolidSpan, MpiEnv},
 };
 
 #[inline]
@@ -201,8 +201,8 @@ pub fn mpi_file_iread(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count:
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -217,8 +217,8 @@ pub fn mpi_file_iread_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, co
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -234,8 +234,8 @@ pub fn mpi_file_iread_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64, 
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -251,8 +251,8 @@ pub fn mpi_file_iread_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -267,7 +267,8 @@ pub fn mpi_file_iwrite(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, count
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -282,7 +283,8 @@ pub fn mpi_file_iwrite_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, c
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_all(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -298,7 +300,8 @@ pub fn mpi_file_iwrite_at(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64,
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_at(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -314,7 +317,8 @@ pub fn mpi_file_iwrite_at_all(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: 
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: true, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_at_all(fh_.0, offset, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -329,8 +333,8 @@ pub fn mpi_file_iread_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -345,7 +349,8 @@ pub fn mpi_file_iwrite_shared(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32
         cx.io_elements(count as i64, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, st as _) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Shared, buf: buf_ as _, count: (if datatype_.true_extent() <= 0 { 0 } else { count }) as i64, datatype: datatype_.host, large: false, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared(fh_.0, buf_ as _, if datatype_.true_extent() <= 0 { 0 } else { count }, datatype_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -703,8 +708,8 @@ pub fn mpi_file_iread_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, coun
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -720,8 +725,8 @@ pub fn mpi_file_iread_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, 
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -738,8 +743,8 @@ pub fn mpi_file_iread_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i64
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -756,8 +761,8 @@ pub fn mpi_file_iread_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset:
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -773,7 +778,8 @@ pub fn mpi_file_iwrite_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32, cou
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -789,7 +795,8 @@ pub fn mpi_file_iwrite_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u32,
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Individual, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_all_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -806,7 +813,8 @@ pub fn mpi_file_iwrite_at_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset: i6
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_at_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -823,7 +831,8 @@ pub fn mpi_file_iwrite_at_all_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, offset
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.host(unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, &mut request_.0) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::At(offset), buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: true, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_at_all_c(fh_.0, offset, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -839,8 +848,8 @@ pub fn mpi_file_iread_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u3
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        let read = file_reads::Read { guest: fh, file: fh_, kind: file_reads::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false };
-        cx.nonblocking_read(&read, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: false };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iread_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })
@@ -856,7 +865,8 @@ pub fn mpi_file_iwrite_shared_c(mut env: FunctionEnvMut<MpiEnv>, fh: i32, buf: u
         let large_ = cx.large_file_count(if datatype_.true_extent() <= 0 { 0 } else { count }, &datatype_)?;
         cx.mem.range(request, 4)?;
         let mut request_ = host_mpi::null_request();
-        cx.shared_iwrite(&mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) }, |st| unsafe { host_mpi::ffi::MPI_File_write_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, st as _) })?;
+        let access = file_nonblocking::Access { guest: fh, file: fh_, kind: file_nonblocking::Kind::Shared, buf: buf_ as _, count: (large_.count) as i64, datatype: large_.host, large: true, collective: false, write: true };
+        cx.nonblocking_access(&access, &mut request_.0, |r| unsafe { host_mpi::ffi::MPI_File_iwrite_shared_c(fh_.0, buf_ as _, large_.count, large_.host.0, r) })?;
         cx.out_file_request(request, request_, fh)?;
         Ok(())
     })

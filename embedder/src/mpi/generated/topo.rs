@@ -5,7 +5,7 @@ use wasmer::FunctionEnvMut;
 
 use crate::{
     abi, host_mpi,
-    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_reads, held, translate::SolidSpan, MpiEnv},
+    mpi::{call::{call, call_file, call_win}, errors::Fatal, file_nonblocking, held, translate::SolidSpan, MpiEnv},
 };
 
 #[inline]

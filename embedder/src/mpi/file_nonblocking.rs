@@ -1,11 +1,11 @@
-//! Reads that reach past the end of the file.
+//! Nonblocking data calls the host does not complete right.
 //!
-//! Open MPI's OMPIO (4.1 and 5.0 alike) never completes a nonblocking read
-//! that reaches past the end of the file: its asynchronous read comes back
-//! short and is posted again, for ever. `MPI_File_iread*` and the split
-//! collective reads then hang in the wait, natively too, although reading
-//! past the end is legal (the status counts what was read). MPICH gets them
-//! right. So:
+//! Reads that reach past the end of the file: Open MPI's OMPIO (4.1 and 5.0
+//! alike) never completes a nonblocking read that reaches past the end of
+//! the file: its asynchronous read comes back short and is posted again,
+//! for ever. `MPI_File_iread*` and the split collective reads then hang in
+//! the wait, natively too, although reading past the end is legal (the
+//! status counts what was read). MPICH gets them right. So:
 //!
 //! - a split collective runs whole in its `_begin` on every host (the
 //!   standard allows it, MPI-4.1 14.4.5; ROMIO does so itself), its status
@@ -19,55 +19,83 @@
 //!   part: OMPIO makes them from individual nonblocking reads anyway, so
 //!   no rank waits for another in them, and a rank that reads blocking
 //!   beside ranks that do not cannot hang them.
+//!
+//! Writes that fail when they complete (a full disk, a quota, an offset
+//! past the file system's largest file): Open MPI 4.1 and 5.0 die of
+//! SIGSEGV in the completion call (its error path reads the file's error
+//! handler through the request, which carries no file), and MPICH 4.0 and
+//! 5.0 never complete an individual one (`MPI_Wait` never returns), both
+//! natively too; a check before the completion call would race with the
+//! write failing inside it. So a nonblocking write runs as the blocking
+//! write of the same data, and the guest gets a request already complete
+//! with its status, or the call's error (a nonblocking call may report an
+//! error it finds at once): on every host the individual ones
+//! (`iwrite`, `iwrite_at`, `iwrite_shared`), on Open MPI the collective ones
+//! too, as this rank's own part (as for reads). MPICH completes its
+//! collective ones, reporting success (natively too). The price is the
+//! overlap of a write with computation: the write is done when the call
+//! returns.
 use std::ffi::{c_int, c_void};
 
 use super::{call::Ctx, errors::MpiResult};
 use crate::host_mpi::{self, ffi};
 
-/// Where a read starts.
+/// Where a read or write starts.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    /// At the individual file pointer (`iread`, `iread_all`).
+    /// At the individual file pointer (`iread`, `iread_all`, `iwrite`, ...).
     Individual,
-    /// At an explicit offset in etypes (`iread_at`, `iread_at_all`).
+    /// At an explicit offset in etypes (`iread_at`, `iwrite_at_all`, ...).
     At(i64),
-    /// At the shared file pointer (`iread_shared`).
+    /// At the shared file pointer (`iread_shared`, `iwrite_shared`).
     Shared,
 }
 
-/// A nonblocking read as the guest asked for it, its arguments translated.
-pub struct Read {
+/// A nonblocking read or write as the guest asked for it, its arguments
+/// translated.
+pub struct Access {
     /// The guest's handle and the host's.
     pub guest: i32,
     pub file: host_mpi::File,
     pub kind: Kind,
+    /// A write reads it only.
     pub buf: *mut c_void,
     pub count: i64,
     pub datatype: host_mpi::Datatype,
     /// The large-count form (`_c`): the host's `_c` functions.
     pub large: bool,
-    /// `iread_all`, `iread_at_all`.
+    /// `iread_all`, `iread_at_all`, `iwrite_all`, `iwrite_at_all`.
     pub collective: bool,
+    pub write: bool,
 }
 
 impl Ctx<'_> {
-    /// The host request for `read`: `post` (the host's own nonblocking call)
-    /// unless the host is Open MPI and the read may reach past the end of
-    /// the file; then the blocking read, and a request already complete.
-    pub fn nonblocking_read(
+    /// The host request for `access`: `post` (the host's own nonblocking
+    /// call), or the blocking call and a request already complete where
+    /// the host would not complete it (module comment).
+    pub fn nonblocking_access(
         &mut self,
-        read: &Read,
+        access: &Access,
         request: &mut ffi::MPI_Request,
         post: impl FnOnce(&mut ffi::MPI_Request) -> c_int,
     ) -> MpiResult {
-        if host_mpi::library::loaded().family != host_mpi::Family::OpenMpi {
+        let open_mpi = host_mpi::library::loaded().family == host_mpi::Family::OpenMpi;
+        let blocking = if access.write {
+            open_mpi || !access.collective
+        } else {
+            if !open_mpi {
+                return self.host(post(request));
+            }
+            if !self.may_pass_end(access) {
+                return self.host(if access.collective { unsafe { individual_read(access, request) } } else { post(request) });
+            }
+            true
+        };
+        if !blocking {
             return self.host(post(request));
         }
-        if !self.may_pass_end(read) {
-            return self.host(if read.collective { unsafe { individual_read(read, request) } } else { post(request) });
-        }
         let mut status = host_mpi::empty_status();
-        self.host(unsafe { blocking_read(read, &mut status) })?;
+        self.host(unsafe { blocking_access(access, &mut status) })?;
         self.host(unsafe { completed_request(status, request) })
     }
 
@@ -75,7 +103,7 @@ impl Ctx<'_> {
     /// file's view places it, lies past the file's size. Conservative: a
     /// view's holes after the last byte read count as read, and any query
     /// the host refuses says yes.
-    fn may_pass_end(&self, read: &Read) -> bool {
+    fn may_pass_end(&self, read: &Access) -> bool {
         let start = match read.kind {
             Kind::Shared => return true,
             Kind::At(offset) => offset,
@@ -106,7 +134,7 @@ impl Ctx<'_> {
 }
 
 /// The individual nonblocking read of the same data from the same place.
-unsafe fn individual_read(read: &Read, request: &mut ffi::MPI_Request) -> c_int {
+unsafe fn individual_read(read: &Access, request: &mut ffi::MPI_Request) -> c_int {
     let (fh, buf, dt) = (read.file.0, read.buf, read.datatype.0);
     match (read.kind, read.large) {
         (Kind::At(offset), false) => ffi::MPI_File_iread_at(fh, offset, buf, read.count as c_int, dt, request),
@@ -116,23 +144,31 @@ unsafe fn individual_read(read: &Read, request: &mut ffi::MPI_Request) -> c_int 
     }
 }
 
-/// The blocking read of the same data from the same place.
-unsafe fn blocking_read(read: &Read, status: &mut host_mpi::Status) -> c_int {
-    let (fh, buf, dt, st) = (read.file.0, read.buf, read.datatype.0, status as *mut _);
-    match (read.kind, read.large) {
-        (Kind::Individual, false) => ffi::MPI_File_read(fh, buf, read.count as c_int, dt, st),
-        (Kind::Individual, true) => ffi::MPI_File_read_c(fh, buf, read.count, dt, st),
-        (Kind::At(offset), false) => ffi::MPI_File_read_at(fh, offset, buf, read.count as c_int, dt, st),
-        (Kind::At(offset), true) => ffi::MPI_File_read_at_c(fh, offset, buf, read.count, dt, st),
-        (Kind::Shared, false) => ffi::MPI_File_read_shared(fh, buf, read.count as c_int, dt, st),
-        (Kind::Shared, true) => ffi::MPI_File_read_shared_c(fh, buf, read.count, dt, st),
+/// The blocking read or write of the same data at the same place (a
+/// collective one as this rank's own part).
+unsafe fn blocking_access(a: &Access, status: &mut host_mpi::Status) -> c_int {
+    let (fh, buf, dt, st) = (a.file.0, a.buf, a.datatype.0, status as *mut _);
+    let n = a.count as c_int; // the count of a form that is not `_c` is an int
+    match (a.write, a.kind, a.large) {
+        (false, Kind::Individual, false) => ffi::MPI_File_read(fh, buf, n, dt, st),
+        (false, Kind::Individual, true) => ffi::MPI_File_read_c(fh, buf, a.count, dt, st),
+        (false, Kind::At(offset), false) => ffi::MPI_File_read_at(fh, offset, buf, n, dt, st),
+        (false, Kind::At(offset), true) => ffi::MPI_File_read_at_c(fh, offset, buf, a.count, dt, st),
+        (false, Kind::Shared, false) => ffi::MPI_File_read_shared(fh, buf, n, dt, st),
+        (false, Kind::Shared, true) => ffi::MPI_File_read_shared_c(fh, buf, a.count, dt, st),
+        (true, Kind::Individual, false) => ffi::MPI_File_write(fh, buf, n, dt, st),
+        (true, Kind::Individual, true) => ffi::MPI_File_write_c(fh, buf, a.count, dt, st),
+        (true, Kind::At(offset), false) => ffi::MPI_File_write_at(fh, offset, buf, n, dt, st),
+        (true, Kind::At(offset), true) => ffi::MPI_File_write_at_c(fh, offset, buf, a.count, dt, st),
+        (true, Kind::Shared, false) => ffi::MPI_File_write_shared(fh, buf, n, dt, st),
+        (true, Kind::Shared, true) => ffi::MPI_File_write_shared_c(fh, buf, a.count, dt, st),
     }
 }
 
 /// A host request that is complete and reports `status` (of a call that
 /// succeeded): a generalized request whose query function hands the status
 /// over.
-pub(super) unsafe fn completed_request(mut status: host_mpi::Status, request: &mut ffi::MPI_Request) -> c_int {
+unsafe fn completed_request(mut status: host_mpi::Status, request: &mut ffi::MPI_Request) -> c_int {
     // Open MPI's wait returns a request's MPI_ERROR, which a read or write
     // need not set
     let error = host_mpi::constants().status.error;
