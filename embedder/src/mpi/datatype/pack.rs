@@ -55,6 +55,16 @@ fn native_packed(dt: ffi::MPI_Datatype, count: i64) -> i64 {
     (size as i64).saturating_mul(count.max(0))
 }
 
+/// Whether `count` elements of `dt` hold no bytes of data: then nothing is
+/// packed or unpacked, the position stays, and the host is not called.
+/// MPICH dies on a derived type of size 0 (a zero-count vector,
+/// contiguous, indexed, struct...), natively too: 4.0.2 and 5.0.2 of SIGILL
+/// in every external32 call (MPI_Pack_external_size included), 4.0.2 of
+/// SIGFPE in MPI_Unpack.
+fn no_data(dt: ffi::MPI_Datatype, count: i64) -> bool {
+    native_packed(dt, count) == 0
+}
+
 /// Whether `value` needs the host's `_c` function `function` (it does not
 /// fit a C int; an error if the host lacks that function).
 fn large(function: &'static str, value: i64) -> MpiResult<bool> {
@@ -116,6 +126,9 @@ fn pack_native<W: Width>(
         let packed = native_packed(dt.host.0, incount);
         check_room(pos, outsize, packed)?;
         cx.check_apart(SolidSpan::of(inp, incount, &dt), SolidSpan::bytes(out.wrapping_add(pos as usize), packed.max(0) as u64))?;
+        if packed == 0 {
+            return cx.write_width::<W>(position, pos); // `no_data`
+        }
         if large(function, incount.max(pos + packed))? {
             cx.host(unsafe { ffi::MPI_Pack_c(inp as _, incount, dt.host.0, out as _, outsize, &mut pos, c.host.0) })?;
         } else {
@@ -165,6 +178,9 @@ fn unpack_native<W: Width>(
         let packed = native_packed(dt.host.0, outcount);
         check_room(pos, insize, packed)?;
         cx.check_apart(SolidSpan::bytes(inp.wrapping_add(pos as usize), packed.max(0) as u64), SolidSpan::of(out, outcount, &dt))?;
+        if packed == 0 {
+            return cx.write_width::<W>(position, pos); // `no_data`
+        }
         if large(function, outcount.max(pos + packed))? {
             cx.host(unsafe { ffi::MPI_Unpack_c(inp as _, insize, &mut pos, out as _, outcount, dt.host.0, c.host.0) })?;
         } else {
@@ -217,7 +233,8 @@ fn external32_takes(cx: &Ctx, datatype: i32) -> MpiResult {
     if cx.bridge.datatypes.get(datatype).is_some_and(|d| d.binary128()) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
     }
-    if crate::host_mpi::is_mpich() && cx.bridge.basic_types(datatype).len() > 1 {
+    let has_data = cx.bridge.datatypes.get(datatype).is_some_and(|d| !no_data(d.host.0, 1));
+    if crate::host_mpi::is_mpich() && has_data && cx.bridge.basic_types(datatype).len() > 1 {
         return Err(MpiError::new(
             abi::c::MPI_ERR_TYPE,
             "external32 of a type that mixes basic types is not supported on MPICH (its own external32 dies of SIGILL there)",
@@ -258,6 +275,9 @@ fn pack_external32<W: Width>(
         let out = cx.mem.range(outbuf, outsize.max(0) as u64)?;
         let mut pos = cx.read_width::<W>(position)?;
         check_position(pos, outsize)?;
+        if no_data(dt.host.0, incount) {
+            return cx.write_width::<W>(position, pos);
+        }
         let large = large(function, incount)?;
         let packed = external_packed(&rep, dt.host.0, incount, large)?;
         check_room(pos, outsize, packed)?;
@@ -304,6 +324,9 @@ fn unpack_external32<W: Width>(
         let out = cx.buffer(outbuf, outcount, &dt)?;
         let mut pos = cx.read_width::<W>(position)?;
         check_position(pos, insize)?;
+        if no_data(dt.host.0, outcount) {
+            return cx.write_width::<W>(position, pos);
+        }
         let large = large(function, outcount)?;
         let packed = external_packed(&rep, dt.host.0, outcount, large)?;
         check_room(pos, insize, packed)?;
@@ -337,6 +360,9 @@ fn pack_external_size_of<W: Width>(env: &mut Env, function: &'static str, rep: u
         // Open MPI takes a negative count as a huge one and loops for hours
         check_count(incount)?;
         cx.mem.range(size, W::BYTES)?;
+        if no_data(dt.host.0, incount) {
+            return cx.write_width::<W>(size, 0);
+        }
         let mut s: ffi::MPI_Aint = 0;
         let mut wide: ffi::MPI_Count = 0;
         if large(function, incount)? {
