@@ -614,6 +614,11 @@ def gen_fn(f):
                  f"    call_file(&mut env, \"{f.name}\", {fh['name']}, |cx| {{"]
         lines += [f"        {b}" for b in body] + [f"        {call}?;"] + [f"        {a}" for a in after]
         return "\n".join(lines + ["        Ok(())", "    })", "}"])
+    epochs = EPOCHS.get(plain(f.short))
+    if epochs:
+        # rma::free_left_windows
+        change = f"cx.bridge.open_epochs {'+' if epochs > 0 else '-'}= 1;"
+        after.append(change if f.short != "Win_test" else f"if flag_ != 0 {{ {change} }}")
     # inline into Wasmer's wrapper, its one caller: a Result<i32, Fatal>
     # returned from a call goes through memory, and reading it back stalls
     lines = ["#[inline]", f"pub fn {f.name.lower()}(mut env: FunctionEnvMut<MpiEnv>, {sig}) -> Result<i32, Fatal> {{"]
@@ -640,6 +645,11 @@ def gen_fn(f):
     lines.append("}")
     return "\n".join(lines)
 
+
+# The synchronisation calls that open (1) or close (-1) an access or
+# exposure epoch; MPI_Win_test closes one when its flag is set.
+EPOCHS = {"Win_lock": 1, "Win_unlock": -1, "Win_lock_all": 1, "Win_unlock_all": -1, "Win_start": 1, "Win_complete": -1,
+          "Win_post": 1, "Win_wait": -1, "Win_test": -1}
 
 # The nonblocking reads and writes (large-count forms too) and where
 # file_nonblocking.rs reads or writes in their place when it does: the

@@ -78,7 +78,8 @@ pub fn init_thread(mut env: FunctionEnvMut<MpiEnv>, _argc: u32, _argv: u32, requ
 /// As MPI requires, MPI_COMM_SELF's attributes are deleted first (their
 /// delete callbacks are how libraries hook into finalization); pending
 /// MPI_Comm_idup requests are completed before the host finalizes (see
-/// `request::complete_pending_idups`).
+/// `request::complete_pending_idups`), and windows left open are freed
+/// (`rma::free_left_windows`).
 #[inline]
 pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     if host_mpi::active() {
@@ -90,6 +91,7 @@ pub fn finalize(mut env: FunctionEnvMut<MpiEnv>) -> Result<i32, Fatal> {
     call(&mut env, "MPI_Finalize", WORLD, |cx| {
         cx.require_world()?; // an open session is not MPI_Init
         super::request::complete_pending_idups(cx)?;
+        super::rma::free_left_windows(cx)?;
         super::comm::finish_closing(cx);
         let _ = std::io::stdout().flush();
         cx.host(host_mpi::finalize())?;

@@ -79,7 +79,12 @@ pub struct WinEntry {
     allocated: Option<u32>,
     /// MPI_Win_allocate_shared's node segment.
     shared: Option<GuestSegment>,
+    /// When it was made (`free_left_windows` frees in that order).
+    made: u64,
 }
+
+/// Counts the windows made, for `WinEntry::made`.
+static WINDOWS_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Ctx<'_> {
     /// A one-sided transfer is a send of one side and a receive of the
@@ -246,6 +251,7 @@ impl Ctx<'_> {
         self.bridge.retain_errhandler(errhandler);
         let entry = WinEntry {
             host, errhandler, flavor, base, size, disp_unit, targets: all.into_boxed_slice(), attr_slots: None, allocated: None, shared: None,
+            made: WINDOWS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         Ok(self.bridge.wins.insert(entry))
     }
@@ -520,6 +526,55 @@ pub fn win_free(mut env: FunctionEnvMut<MpiEnv>, win: u32) -> Result<i32, Fatal>
         Ok(cx.mem.write_i32(win, WIN_NULL)?)
     })
 }
+
+/// At MPI_Finalize, frees on the host the windows the program left open.
+/// A program may end without freeing its objects (MPI-4.1 11.2.2), but
+/// Debian's MPICH 4.0.2 over UCX then aborts in MPI_Finalize (an assertion
+/// in UCX's registration cache: the window's memory is still registered),
+/// natively too. MPI_Win_free is collective over the window's group, and a
+/// rank with an access or exposure epoch open gets an error from it and
+/// leaves while the others wait: so for each window, in the order the
+/// windows were made (the same at every rank of a group), its ranks first
+/// agree, over a communicator of the window's group, that none has an
+/// epoch open (`Bridge::open_epochs`) or a session (whose window it may
+/// be). A window they do not agree on is left to the host as before. No
+/// attribute delete callbacks run: MPI_Finalize frees no object.
+pub fn free_left_windows(cx: &mut Ctx) -> MpiResult {
+    let wins = &cx.bridge.wins;
+    let mut left: Vec<(u64, i32)> = wins.user_handles().filter_map(|h| wins.get(h).map(|w| (w.made, h))).collect();
+    left.sort_unstable();
+    let world = cx.comm(abi::c::MPI_COMM_WORLD)?.host;
+    for (_, handle) in left {
+        let mut host = cx.win(handle)?.host;
+        let (mut group, mut comm) = (host_mpi::null_group(), host_mpi::null_communicator());
+        // a window over processes outside MPI_COMM_WORLD (spawned, joined) stays
+        let made = unsafe {
+            ffi::MPI_Win_get_group(host.0, &mut group.0) == host_mpi::SUCCESS
+                && ffi::MPI_Comm_create_group(world.0, group.0, LEFT_WINDOWS_TAG, &mut comm.0) == host_mpi::SUCCESS
+        };
+        unsafe { ffi::MPI_Group_free(&mut group.0) };
+        if !made {
+            continue;
+        }
+        let quiet = if cx.bridge.open_epochs != 0 {
+            Err(MpiError::new(abi::c::MPI_ERR_RMA_SYNC, "an epoch is open"))
+        } else if cx.bridge.sessions.user_handles().next().is_some() {
+            Err(MpiError::new(abi::c::MPI_ERR_SESSION, "a session is open"))
+        } else {
+            Ok(())
+        };
+        let agreed = cx.agree(comm, quiet).is_ok();
+        unsafe { ffi::MPI_Comm_free(&mut comm.0) };
+        if agreed && unsafe { ffi::MPI_Win_free(&mut host.0) } == host_mpi::SUCCESS {
+            cx.bridge.wins.remove(handle);
+        }
+    }
+    Ok(())
+}
+
+/// The tag of `free_left_windows`'s MPI_Comm_create_group calls (no other
+/// is pending at MPI_Finalize).
+const LEFT_WINDOWS_TAG: i32 = 0x5749;
 
 #[inline]
 pub fn win_set_name(mut env: FunctionEnvMut<MpiEnv>, win: i32, name: u32) -> Result<i32, Fatal> {

@@ -280,6 +280,10 @@ pub struct Bridge {
     pub infos: Table<host_mpi::Info>,
     pub files: Table<super::file::FileEntry>,
     pub wins: Table<super::rma::WinEntry>,
+    /// Access and exposure epochs this process opened and has not closed
+    /// (MPI_Win_lock, _lock_all, _start, _post and their ends, counted as
+    /// the host accepts them: generated/rma.rs), for `rma::free_left_windows`.
+    pub open_epochs: i64,
     /// Karmem regions (`karmem.rs`).
     pub regions: Table<super::karmem::Region>,
     /// Guest pages that node segments used and gave back (`node_segment.rs`).
@@ -354,6 +358,7 @@ impl Bridge {
             infos: Table::new(abi::c::MPI_INFO_NULL, 2),
             files: Table::new(abi::c::MPI_FILE_NULL, 0),
             wins: Table::new(abi::c::MPI_WIN_NULL, 0),
+            open_epochs: 0,
             regions: Table::new(0, 0),
             segment_holes: Default::default(),
             file_null_errhandler: abi::c::MPI_ERRORS_RETURN,

@@ -328,7 +328,9 @@ pub fn mpi_win_post(mut env: FunctionEnvMut<MpiEnv>, group: i32, assert: i32, wi
         let group_ = cx.group(group)?;
         let assert_ = cx.rma_assert(assert)?;
         cx.check_win_subgroup(&win_, group_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_post(group_.0, assert_, win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_post(group_.0, assert_, win_.host.0) })?;
+        cx.bridge.open_epochs += 1;
+        Ok(())
     })
 }
 
@@ -339,7 +341,9 @@ pub fn mpi_win_start(mut env: FunctionEnvMut<MpiEnv>, group: i32, assert: i32, w
         let group_ = cx.group(group)?;
         let assert_ = cx.rma_assert(assert)?;
         cx.check_win_subgroup(&win_, group_)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_start(group_.0, assert_, win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_start(group_.0, assert_, win_.host.0) })?;
+        cx.bridge.open_epochs += 1;
+        Ok(())
     })
 }
 
@@ -347,7 +351,9 @@ pub fn mpi_win_start(mut env: FunctionEnvMut<MpiEnv>, group: i32, assert: i32, w
 pub fn mpi_win_complete(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_complete", win, |cx| {
         let win_ = cx.win(win)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_complete(win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_complete(win_.host.0) })?;
+        cx.bridge.open_epochs -= 1;
+        Ok(())
     })
 }
 
@@ -355,7 +361,9 @@ pub fn mpi_win_complete(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i32
 pub fn mpi_win_wait(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_wait", win, |cx| {
         let win_ = cx.win(win)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_wait(win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_wait(win_.host.0) })?;
+        cx.bridge.open_epochs -= 1;
+        Ok(())
     })
 }
 
@@ -367,6 +375,7 @@ pub fn mpi_win_test(mut env: FunctionEnvMut<MpiEnv>, win: i32, flag: u32) -> Res
         let mut flag_: i32 = 0;
         cx.host(unsafe { host_mpi::ffi::MPI_Win_test(win_.host.0, &mut flag_) })?;
         cx.write_int(flag, flag_)?;
+        if flag_ != 0 { cx.bridge.open_epochs -= 1; }
         Ok(())
     })
 }
@@ -378,7 +387,9 @@ pub fn mpi_win_lock(mut env: FunctionEnvMut<MpiEnv>, lock_type: i32, rank: i32, 
         let lock_type_ = cx.lock_type(lock_type)?;
         let rank_ = cx.win_rank(win_, rank, false)?;
         let assert_ = cx.rma_assert(assert)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_lock(lock_type_, rank_, assert_, win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_lock(lock_type_, rank_, assert_, win_.host.0) })?;
+        cx.bridge.open_epochs += 1;
+        Ok(())
     })
 }
 
@@ -387,7 +398,9 @@ pub fn mpi_win_unlock(mut env: FunctionEnvMut<MpiEnv>, rank: i32, win: i32) -> R
     call_win(&mut env, "MPI_Win_unlock", win, |cx| {
         let win_ = cx.win(win)?;
         let rank_ = cx.win_rank(win_, rank, false)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_unlock(rank_, win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_unlock(rank_, win_.host.0) })?;
+        cx.bridge.open_epochs -= 1;
+        Ok(())
     })
 }
 
@@ -396,7 +409,9 @@ pub fn mpi_win_lock_all(mut env: FunctionEnvMut<MpiEnv>, assert: i32, win: i32) 
     call_win(&mut env, "MPI_Win_lock_all", win, |cx| {
         let win_ = cx.win(win)?;
         let assert_ = cx.rma_assert(assert)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_lock_all(assert_, win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_lock_all(assert_, win_.host.0) })?;
+        cx.bridge.open_epochs += 1;
+        Ok(())
     })
 }
 
@@ -404,7 +419,9 @@ pub fn mpi_win_lock_all(mut env: FunctionEnvMut<MpiEnv>, assert: i32, win: i32) 
 pub fn mpi_win_unlock_all(mut env: FunctionEnvMut<MpiEnv>, win: i32) -> Result<i32, Fatal> {
     call_win(&mut env, "MPI_Win_unlock_all", win, |cx| {
         let win_ = cx.win(win)?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Win_unlock_all(win_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Win_unlock_all(win_.host.0) })?;
+        cx.bridge.open_epochs -= 1;
+        Ok(())
     })
 }
 
