@@ -29,12 +29,22 @@
 //! write failing inside it. So a nonblocking write runs as the blocking
 //! write of the same data, and the guest gets a request already complete
 //! with its status, or the call's error (a nonblocking call may report an
-//! error it finds at once): on every host the individual ones
-//! (`iwrite`, `iwrite_at`, `iwrite_shared`), on Open MPI the collective ones
-//! too, as this rank's own part (as for reads). MPICH completes its
-//! collective ones, reporting success (natively too). The price is the
-//! overlap of a write with computation: the write is done when the call
-//! returns.
+//! error it finds at once); a collective one as this rank's own part (as
+//! for reads). The price is the overlap of a write with computation: the
+//! write is done when the call returns.
+//!
+//! Datatypes freed while a collective one is pending: MPICH's ROMIO (4.0.2
+//! and 5.0.2) looks the operation's datatype up again by its handle while a
+//! nonblocking collective read or write progresses, so once the program
+//! frees the type (legal: it stays valid for pending operations) and makes
+//! another, the operation moves the new type's data, natively too: wrong
+//! counts and data, and with a new type whose lower bound was 2^63 - 1,
+//! ROMIO's copy reached 2^63 bytes past the guest's buffer (MPI-call
+//! fuzzer, MPICH, seed 93009; the bridge frees the types it makes for a
+//! call, `Ctx::large_file_count`, right after it, too). Its individual
+//! nonblocking calls take the type's layout when they are posted. So on
+//! every host a collective read is this rank's own individual read, and a
+//! collective write its own blocking write.
 use std::ffi::{c_int, c_void};
 
 use super::{call::Ctx, errors::MpiResult};
@@ -80,19 +90,8 @@ impl Ctx<'_> {
         post: impl FnOnce(&mut ffi::MPI_Request) -> c_int,
     ) -> MpiResult {
         let open_mpi = host_mpi::library::loaded().family == host_mpi::Family::OpenMpi;
-        let blocking = if access.write {
-            open_mpi || !access.collective
-        } else {
-            if !open_mpi {
-                return self.host(post(request));
-            }
-            if !self.may_pass_end(access) {
-                return self.host(if access.collective { unsafe { individual_read(access, request) } } else { post(request) });
-            }
-            true
-        };
-        if !blocking {
-            return self.host(post(request));
+        if !access.write && !(open_mpi && self.may_pass_end(access)) {
+            return self.host(if access.collective { unsafe { individual_read(access, request) } } else { post(request) });
         }
         let mut status = host_mpi::empty_status();
         self.host(unsafe { blocking_access(access, &mut status) })?;
