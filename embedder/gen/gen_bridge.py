@@ -598,6 +598,10 @@ def gen_fn(f):
         call = (f"if cx.is_proc_null(dest_) && cx.is_proc_null(source_) {{ "
                 f"host_mpi::ffi::{irecv}({buf}_ as _, {count}, {dtype}_.host.0, source_, recvtag_, comm_.host.0, &mut request_.0) }} "
                 f"else {{ {call} }}")
+    if base(f.name) in ("Alltoall", "Alltoallv"):
+        # a one-process communicator's alltoall on MPICH (coll::alltoall_comm)
+        assert call.count("comm_.host.0") == 1, f.name
+        call = call.replace("comm_.host.0", "super::super::coll::alltoall_comm(&comm_)")
     access = NONBLOCKING_DATA.get(plain(f.short))
     if access:
         # nonblocking data calls the host does not complete right

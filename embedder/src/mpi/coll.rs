@@ -320,7 +320,43 @@ fn sides(cx: &mut Ctx, comm: i32, args: [u32; 8], form: Form) -> MpiResult<(host
         };
         cx.neighbor_self_sizes(&c, |j| bytes(&send, j), |i| bytes(&recv, i))?;
     }
-    Ok((c.host, send, recv))
+    Ok((if form.neighbor { c.host } else { host_mpi::Comm(alltoall_comm(&c)) }, send, recv))
+}
+
+/// The host communicator an alltoall (`MPI_Alltoall`, `_v`, `_w`, every
+/// form) of `comm` runs on. MPICH (4.0.2, 5.0.2) has the process of a
+/// one-process communicator send its block to itself on the communicator's
+/// point-to-point context (tag 287): a receive the program has pending
+/// there with MPI_ANY_TAG takes it, and the collective never completes,
+/// natively too (fuzz seed 93101). On MPICH such a call therefore runs on a
+/// duplicate of MPI_COMM_SELF that the program never sees, which means the
+/// same: one process, its block to itself.
+#[inline]
+pub fn alltoall_comm(comm: &CommEntry) -> ffi::MPI_Comm {
+    if comm.local != 1 || comm.inter || !host_mpi::is_mpich() {
+        return comm.host.0;
+    }
+    hidden_self().unwrap_or(comm.host.0)
+}
+
+/// `alltoall_comm`'s duplicate of MPI_COMM_SELF, made at its first use (it
+/// lives as long as the host library; none where there is no
+/// MPI_COMM_SELF, as with sessions alone).
+#[cold]
+#[inline(never)]
+fn hidden_self() -> Option<ffi::MPI_Comm> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let made = MADE.load(Ordering::Relaxed);
+    if made != 0 {
+        return Some(made);
+    }
+    let mut dup = host_mpi::null_communicator();
+    if unsafe { ffi::MPI_Comm_dup(host_mpi::constants().comm_self.0, &mut dup.0) } != host_mpi::SUCCESS {
+        return None;
+    }
+    MADE.store(dup.0, Ordering::Relaxed);
+    Some(dup.0)
 }
 
 /// How the call completes: now, through a request, or as a persistent

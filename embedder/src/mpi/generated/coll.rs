@@ -122,7 +122,7 @@ pub fn mpi_alltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i3
         let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_)) })
     })
 }
 
@@ -135,7 +135,7 @@ pub fn mpi_alltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts: 
         let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_)) })
     })
 }
 
@@ -390,7 +390,7 @@ pub fn mpi_ialltoall(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: i
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_), &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -407,7 +407,7 @@ pub fn mpi_ialltoallv(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts:
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_), &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -591,7 +591,7 @@ pub fn mpi_alltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount: 
         let (recvbuf_, recvtype_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let b = cx.buffer(recvbuf, recvcount as i64 * n, &dt)?; (b, dt.host.0, SolidSpan::of(b, recvcount as i64 * n, &dt)) };
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_)) })
     })
 }
 
@@ -762,7 +762,7 @@ pub fn mpi_ialltoall_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount:
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoall_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_), &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -1019,7 +1019,7 @@ pub fn mpi_alltoall_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcoun
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_), info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -1037,7 +1037,7 @@ pub fn mpi_alltoallv_init(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcou
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_), info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -1216,7 +1216,7 @@ pub fn mpi_alltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcounts
         let (recvbuf_, recvtype_, recvcounts_, rdispls_, recvbuf_span) = { let dt = cx.datatype(recvtype)?; let v = cx.vbuffer_c(recvbuf, recvcounts, rdispls, n, &dt)?; (v.buf, dt.host.0, v.counts, v.displs, v.span) };
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0) })
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_)) })
     })
 }
 
@@ -1303,7 +1303,7 @@ pub fn mpi_ialltoallv_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendcount
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Ialltoallv_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_), &mut request_.0) })?;
         cx.out_request_holding(request, request_, false, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -1416,7 +1416,7 @@ pub fn mpi_alltoall_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendco
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcount, sendtype_), (recvcount, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoall_init_c(sendbuf_ as _, sendcount, sendtype_, recvbuf_ as _, recvcount, recvtype_, super::super::coll::alltoall_comm(&comm_), info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
@@ -1591,7 +1591,7 @@ pub fn mpi_alltoallv_init_c(mut env: FunctionEnvMut<MpiEnv>, sendbuf: u32, sendc
         let mut request_ = host_mpi::null_request();
         cx.check_apart(sendbuf_span, recvbuf_span)?;
         cx.check_self_block(&comm_, true, sendbuf_, recvbuf_, (sendcounts_, sendtype_), (recvcounts_, recvtype_))?;
-        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, comm_.host.0, info_.0, &mut request_.0) })?;
+        cx.host(unsafe { host_mpi::ffi::MPI_Alltoallv_init_c(sendbuf_ as _, sendcounts_ as _, sdispls_ as _, sendtype_, recvbuf_ as _, recvcounts_ as _, rdispls_ as _, recvtype_, super::super::coll::alltoall_comm(&comm_), info_.0, &mut request_.0) })?;
         cx.out_request_holding(request, request_, true, &[held::Of::Type(sendtype), held::Of::Type(recvtype)])?;
         Ok(())
     })
