@@ -15,10 +15,10 @@
 //!   is already complete with that read's status. One that stays inside the
 //!   file stays nonblocking. A shared-file-pointer read is always made
 //!   blocking (another rank may move the pointer between the check and the
-//!   read), and the nonblocking collective reads become this rank's own
-//!   part: OMPIO makes them from individual nonblocking reads anyway, so
-//!   no rank waits for another in them, and a rank that reads blocking
-//!   beside ranks that do not cannot hang them.
+//!   read). A nonblocking collective read is this rank's own part on every
+//!   host (below): OMPIO makes them from individual nonblocking reads
+//!   anyway, so no rank waits for another in them, and a rank that reads
+//!   blocking beside ranks that do not cannot hang them.
 //!
 //! Writes that fail when they complete (a full disk, a quota, an offset
 //! past the file system's largest file): Open MPI 4.1 and 5.0 die of

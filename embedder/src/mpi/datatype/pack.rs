@@ -233,8 +233,9 @@ fn external32_takes(cx: &Ctx, datatype: i32) -> MpiResult {
     if cx.bridge.datatypes.get(datatype).is_some_and(|d| d.binary128()) {
         return Err(MpiError::new(abi::c::MPI_ERR_TYPE, "external32 packing of long double is not supported"));
     }
-    let has_data = cx.bridge.datatypes.get(datatype).is_some_and(|d| !no_data(d.host.0, 1));
-    if crate::host_mpi::is_mpich() && has_data && cx.bridge.basic_types(datatype).len() > 1 {
+    // a type with no data is packed without the host (`no_data`)
+    let has_data = || cx.bridge.datatypes.get(datatype).is_some_and(|d| !no_data(d.host.0, 1));
+    if crate::host_mpi::is_mpich() && cx.bridge.basic_types(datatype).len() > 1 && has_data() {
         return Err(MpiError::new(
             abi::c::MPI_ERR_TYPE,
             "external32 of a type that mixes basic types is not supported on MPICH (its own external32 dies of SIGILL there)",
