@@ -48,6 +48,9 @@ pub struct Loaded {
     pub family: Family,
     /// `MPI_Get_library_version`.
     pub version: String,
+    /// MPICH underneath (`is_mpich`), read off `version` once: some
+    /// per-call paths ask.
+    pub mpich: bool,
     /// Why this library (for `embedder inspect --mpi`).
     pub reason: String,
     pub functions: Functions,
@@ -239,7 +242,8 @@ fn load(requested: Option<&Path>) -> Result<Loaded, String> {
     let pcontrol = (!pcontrol.is_null()).then(|| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn(c_int, ...) -> c_int>(pcontrol) });
     // the same pointers whichever thread's Loaded wins the OnceLock
     functions.publish();
-    Ok(Loaded { path, family, version, reason, functions, pcontrol, lib })
+    let mpich = version.contains("MPICH");
+    Ok(Loaded { path, family, version, mpich, reason, functions, pcontrol, lib })
 }
 
 fn open(name: &str) -> Result<Library, String> {

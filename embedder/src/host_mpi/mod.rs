@@ -137,7 +137,7 @@ pub fn library_version() -> String {
 /// Whether the host library is MPICH underneath (with its own ABI or the
 /// MPI-5 standard ABI's): where the bridge steps around MPICH's bugs.
 pub fn is_mpich() -> bool {
-    library::loaded().version.contains("MPICH")
+    library::loaded().mpich
 }
 
 impl HostConstants {
