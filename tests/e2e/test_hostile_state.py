@@ -110,6 +110,15 @@ def test_freeing_a_pending_comm_idup_request_still_delivers_the_communicator(was
     clean_runs(wasm, run_wasm, "idup-free", line="communicator of a freed idup request ok")
 
 
+@pytest.mark.parametrize("np", [1, 2])
+def test_calls_on_the_communicator_of_a_pending_comm_idup(wasm, run_wasm, np):
+    """Erroneous: MPI_ERR_COMM for each, then the communicator works once
+    its request completed. The v- and w-collectives read past an empty
+    array before (SIGSEGV in the embedder; MPI-call fuzzer, MPICH 5)."""
+    r = clean_runs(wasm, run_wasm, "idup-early", np=np)
+    assert sum("has not made yet ok" in line for line in r.stdout.splitlines()) == np, r.stdout
+
+
 def test_freeing_a_communicator_with_a_pending_nonblocking_collective(wasm, run_wasm):
     """Legal MPI that crashes Open MPI 4.1 natively (in the next
     communicator creation): the bridge keeps the host communicator until

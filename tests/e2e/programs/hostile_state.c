@@ -22,7 +22,10 @@
  *                  (erroneous; natively Open MPI 4.1 delivers the messages
  *                  to a later communicator, or hangs)
  *   nbc-request-free MPI_Request_free and MPI_Cancel on the request of a
- *                  nonblocking collective (erroneous: MPI_ERR_REQUEST) */
+ *                  nonblocking collective (erroneous: MPI_ERR_REQUEST)
+ *   idup-early     collectives on the communicator of an MPI_Comm_idup
+ *                  whose request has not completed (erroneous:
+ *                  MPI_ERR_COMM), then the same once it has */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,6 +360,48 @@ static void finalize_irecv(void) {
     MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &r);
 }
 
+/* A communicator exists only once its MPI_Comm_idup completed; before,
+ * every call on it is MPI_ERR_COMM. The v- and w-collectives read this
+ * process's own block count before the host sees the call, and on such a
+ * communicator that was a read past an empty array (SIGSEGV in
+ * MPI_Ialltoallw, fuzz seed 95031 on MPICH 5). Then, completed, the same
+ * calls work. */
+static void idup_early(void) {
+    enum { N = 64 };
+    static int sbuf[N], rbuf[N], counts[N], displs[N], bdispls[N];
+    static MPI_Datatype types[N];
+    for (int i = 0; i < N; i++) {
+        sbuf[i] = rank * 100 + i;
+        counts[i] = 1, displs[i] = i, bdispls[i] = i * (int)sizeof(int), types[i] = MPI_INT;
+    }
+    MPI_Comm dup;
+    MPI_Request r, q = MPI_REQUEST_NULL;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_idup(MPI_COMM_WORLD, &dup, &r);
+    int rc[10], n = 0, dsize = -1;
+    rc[n++] = MPI_Ialltoallw(sbuf, counts, bdispls, types, rbuf, counts, bdispls, types, dup, &q);
+    rc[n++] = MPI_Alltoallw(sbuf, counts, bdispls, types, rbuf, counts, bdispls, types, dup);
+    rc[n++] = MPI_Alltoallv(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, dup);
+    rc[n++] = MPI_Alltoall(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, dup);
+    rc[n++] = MPI_Allgatherv(sbuf, 1, MPI_INT, rbuf, counts, displs, MPI_INT, dup);
+    rc[n++] = MPI_Gatherv(sbuf, 1, MPI_INT, rbuf, counts, displs, MPI_INT, 0, dup);
+    rc[n++] = MPI_Scatterv(sbuf, counts, displs, MPI_INT, rbuf, 1, MPI_INT, 0, dup);
+    rc[n++] = MPI_Reduce_scatter(sbuf, rbuf, counts, MPI_INT, MPI_SUM, dup);
+    rc[n++] = MPI_Comm_size(dup, &dsize);
+    int all_comm = 1;
+    for (int i = 0; i < n; i++) all_comm &= error_class(rc[i]) == MPI_ERR_COMM;
+    report("calls on a communicator its MPI_Comm_idup has not made yet", all_comm && q == MPI_REQUEST_NULL && dsize == -1);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int ok = MPI_Comm_size(dup, &dsize) == MPI_SUCCESS && dsize == size;
+    ok &= MPI_Ialltoallw(sbuf, counts, bdispls, types, rbuf, counts, bdispls, types, dup, &q) == MPI_SUCCESS;
+    ok &= MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    for (int i = 0; i < size; i++) ok &= rbuf[i] == i * 100 + rank;
+    ok &= MPI_Alltoallv(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, dup) == MPI_SUCCESS;
+    for (int i = 0; i < size; i++) ok &= rbuf[i] == i * 100 + rank;
+    report("the same calls once it completed", ok);
+    MPI_Comm_free(&dup);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -375,6 +420,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "nbc-comm-free")) nbc_comm_free();
     else if (!strcmp(mode, "free-disagree")) free_disagree();
     else if (!strcmp(mode, "nbc-request-free")) nbc_request_free();
+    else if (!strcmp(mode, "idup-early")) idup_early();
     else {
         fprintf(stderr, "unknown mode %s\n", mode);
         return 2;

@@ -12,11 +12,14 @@ use crate::{abi, host_mpi};
 // The lookups every call makes are inlined; their errors are built out of
 // line (#[cold]), which keeps the inlined part a few instructions.
 impl Ctx<'_> {
+    /// A communicator the guest may use: not one an MPI_Comm_idup has not
+    /// made yet (`CommEntry::pending`, no host communicator and no group,
+    /// which the checks that index per-process arrays by this rank rely on).
     #[inline]
     pub fn comm(&self, handle: i32) -> MpiResult<CommEntry> {
         match self.bridge.comms.get(handle) {
-            Some(c) if self.bridge.ready => Ok(*c),
-            _ => Err(invalid(&*self.bridge, handle, invalid_comm)),
+            Some(c) if self.bridge.ready && c.local != 0 => Ok(*c),
+            _ => Err(unusable_comm(&*self.bridge, handle)),
         }
     }
 
@@ -264,6 +267,15 @@ impl Ctx<'_> {
             .map(|f| f.host)
             .ok_or_else(|| MpiError::new(abi::c::MPI_ERR_FILE, format!("invalid file handle {handle:#x}")))
     }
+}
+
+#[cold]
+fn unusable_comm(bridge: &Bridge, handle: i32) -> MpiError {
+    if bridge.ready && bridge.comms.get(handle).is_some() {
+        let why = format!("communicator {handle:#x} does not exist yet: the MPI_Comm_idup that makes it has not completed");
+        return MpiError::new(abi::c::MPI_ERR_COMM, why);
+    }
+    invalid(bridge, handle, invalid_comm)
 }
 
 fn invalid_comm(handle: i32) -> MpiError {
